@@ -1,0 +1,23 @@
+// What the system builder hands every block besides its parameter struct: where to hang its statistics,
+// whether to trace, the shared payload pool and the run's seed. Passed explicitly: no global state.
+#pragma once
+#include <cstdint>
+
+#include "models/common/payload_pool.h"
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+
+namespace gms {
+
+struct BlockEnv {
+  StatGroup* stats = nullptr;           // parent group; the block adds a child group named like itself
+  const TraceSelector* trace = nullptr;  // may be null: nothing traced
+  PayloadPool* pool = nullptr;
+  uint64_t seed = 1;
+
+  sc_core::sc_trace_file* trace_file(const std::string& block) const {
+    return trace ? trace->file_for(block) : nullptr;
+  }
+};
+
+}  // namespace gms

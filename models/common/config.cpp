@@ -1,0 +1,270 @@
+#include "models/common/config.h"
+
+#include <cerrno>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace gms {
+
+namespace {
+
+std::string scalar_text(const YAML::Node& n) {
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsMap()) return "a map";
+  if (n.IsSequence()) return "a list";
+  return "nothing";
+}
+
+bool parse_int(const std::string& s, int64_t& out) {
+  if (s.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  int base = (s.size() > 2 && (s[0] == '0') && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+  long long v = std::strtoll(s.c_str(), &end, base);
+  if (errno != 0 || *end != '\0') return false;
+  out = v;
+  return true;
+}
+
+}  // namespace
+
+ConfigNode::ConfigNode(std::shared_ptr<ConfigDoc> doc, YAML::Node node, std::string path)
+    : doc_(std::move(doc)), node_(node), path_(std::move(path)) {}
+
+ConfigNode ConfigNode::load_file(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw ConfigError(file + ": cannot read file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return load_string(ss.str(), file);
+}
+
+ConfigNode ConfigNode::load_string(const std::string& text, const std::string& name) {
+  auto doc = std::make_shared<ConfigDoc>();
+  doc->file = name;
+  try {
+    doc->root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
+  }
+  if (doc->root.IsNull()) doc->root = YAML::Node(YAML::NodeType::Map);
+  if (!doc->root.IsMap()) throw ConfigError(name + ":1: the document must be a map of keys");
+  return ConfigNode(doc, doc->root, "");
+}
+
+void ConfigNode::apply_override(const std::string& assignment) {
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("--set " + assignment + ": expected key.path=value");
+  std::string key = assignment.substr(0, eq);
+  std::string text = assignment.substr(eq + 1);
+  YAML::Node value;
+  try {
+    value = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--set " + key + ": value is not valid YAML: " + e.msg);
+  }
+  // Walk the path, creating maps on the way (an unknown key is then reported by finish()).
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  for (std::string p; std::getline(ss, p, '.');) {
+    if (p.empty()) throw ConfigError("--set " + key + ": empty path element");
+    parts.push_back(p);
+  }
+  std::vector<YAML::Node> chain{node_};
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node cur = chain.back();
+    YAML::Node next = cur[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = cur[parts[i]];
+    } else if (!next.IsMap()) {
+      throw ConfigError("--set " + key + ": '" + parts[i] + "' is not a map");
+    }
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = value;
+  doc_->overridden.insert(full(key));
+}
+
+int ConfigNode::line_of(const YAML::Node& n) const {
+  if (!n.IsDefined()) return -1;
+  YAML::Mark m = n.Mark();
+  return m.is_null() ? -1 : m.line + 1;
+}
+
+std::string ConfigNode::where(const std::string& key) const {
+  std::string p = key.empty() ? path_ : full(key);
+  if (doc_->overridden.count(p)) return "--set " + p;
+  int line = -1;
+  if (!key.empty() && node_.IsMap()) {
+    for (auto it = node_.begin(); it != node_.end(); ++it)
+      if (it->first.Scalar() == key) line = line_of(it->first);
+  }
+  if (line < 0) line = line_of(node_);
+  std::string loc = doc_->file + (line > 0 ? ":" + std::to_string(line) : "");
+  return loc + ": " + (p.empty() ? "(top level)" : p);
+}
+
+void ConfigNode::fail(const std::string& key, const std::string& msg) const {
+  throw ConfigError(where(key) + ": " + msg);
+}
+
+bool ConfigNode::has(const std::string& key) const {
+  if (!node_.IsMap()) return false;
+  YAML::Node n = node_[key];
+  return n.IsDefined() && !n.IsNull();
+}
+
+std::vector<std::string> ConfigNode::keys() const {
+  std::vector<std::string> k;
+  if (node_.IsMap())
+    for (auto it = node_.begin(); it != node_.end(); ++it) k.push_back(it->first.Scalar());
+  return k;
+}
+
+YAML::Node ConfigNode::value(const std::string& key) const {
+  if (valid() && !node_.IsMap()) throw ConfigError(where("") + ": expected a map of keys, got " + scalar_text(node_));
+  doc_->used[path_].insert(key);
+  if (!valid()) return YAML::Node();
+  return node_[key];
+}
+
+ConfigNode ConfigNode::child(const std::string& key) const {
+  YAML::Node n = value(key);
+  if (n.IsDefined() && !n.IsNull() && !n.IsMap()) fail(key, "expected a map of keys, got " + scalar_text(n));
+  return ConfigNode(doc_, n, full(key));
+}
+
+ConfigNode ConfigNode::require_child(const std::string& key) const {
+  if (!has(key)) fail(key, "missing required section");
+  return child(key);
+}
+
+std::vector<ConfigNode> ConfigNode::list(const std::string& key) const {
+  YAML::Node n = value(key);
+  std::vector<ConfigNode> out;
+  if (!n.IsDefined() || n.IsNull()) return out;
+  if (!n.IsSequence()) fail(key, "expected a list, got " + scalar_text(n));
+  for (size_t i = 0; i < n.size(); ++i)
+    out.emplace_back(doc_, n[i], full(key) + "[" + std::to_string(i) + "]");
+  return out;
+}
+
+int64_t ConfigNode::get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined() || n.IsNull()) return def;
+  int64_t v;
+  if (!n.IsScalar() || !parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
+  if (v < lo || v > hi)
+    fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
+uint64_t ConfigNode::get_uint(const std::string& key, uint64_t def, uint64_t lo, uint64_t hi) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined() || n.IsNull()) return def;
+  int64_t v;
+  if (!n.IsScalar() || !parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
+  if (v < 0) fail(key, "value " + std::to_string(v) + " must not be negative");
+  uint64_t u = uint64_t(v);
+  if (u < lo || u > hi)
+    fail(key, "value " + std::to_string(u) + " out of range [" + std::to_string(lo) + ", " +
+                  (hi == UINT64_MAX ? std::string("inf") : std::to_string(hi)) + "]");
+  return u;
+}
+
+uint64_t ConfigNode::get_pow2(const std::string& key, uint64_t def, uint64_t lo, uint64_t hi) const {
+  uint64_t v = get_uint(key, def, lo, hi);
+  if (v == 0 || (v & (v - 1))) fail(key, "value " + std::to_string(v) + " must be a power of two");
+  return v;
+}
+
+double ConfigNode::get_double(const std::string& key, double def, double lo, double hi) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined() || n.IsNull()) return def;
+  double v;
+  try {
+    if (!n.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    v = n.as<double>();
+  } catch (const YAML::Exception&) {
+    fail(key, "expected a number, got " + scalar_text(n));
+  }
+  if (!std::isfinite(v) || v < lo || v > hi) {
+    std::ostringstream m;
+    m << "value " << v << " out of range [" << lo << ", " << hi << "]";
+    fail(key, m.str());
+  }
+  return v;
+}
+
+bool ConfigNode::get_bool(const std::string& key, bool def) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined() || n.IsNull()) return def;
+  try {
+    if (!n.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
+    return n.as<bool>();
+  } catch (const YAML::Exception&) {
+    fail(key, "expected true or false, got " + scalar_text(n));
+  }
+}
+
+std::string ConfigNode::get_string(const std::string& key, const std::string& def) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined() || n.IsNull()) return def;
+  if (!n.IsScalar()) fail(key, "expected a string, got " + scalar_text(n));
+  return n.Scalar();
+}
+
+std::string ConfigNode::get_choice(const std::string& key, const std::string& def,
+                                   const std::vector<std::string>& choices) const {
+  std::string v = get_string(key, def);
+  for (const auto& c : choices)
+    if (c == v) return v;
+  std::string all;
+  for (const auto& c : choices) all += (all.empty() ? "" : ", ") + c;
+  fail(key, "'" + v + "' is not one of: " + all);
+}
+
+std::vector<uint64_t> ConfigNode::get_uint_list(const std::string& key, const std::vector<uint64_t>& def) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined() || n.IsNull()) return def;
+  if (!n.IsSequence()) fail(key, "expected a list of integers, got " + scalar_text(n));
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < n.size(); ++i) {
+    int64_t v;
+    if (!n[i].IsScalar() || !parse_int(n[i].Scalar(), v) || v < 0)
+      fail(key, "element " + std::to_string(i) + " is not a non-negative integer: " + scalar_text(n[i]));
+    out.push_back(uint64_t(v));
+  }
+  return out;
+}
+
+uint64_t ConfigNode::require_uint(const std::string& key, uint64_t lo, uint64_t hi) const {
+  if (!has(key)) fail(key, "missing required key");
+  return get_uint(key, 0, lo, hi);
+}
+
+std::string ConfigNode::require_string(const std::string& key) const {
+  if (!has(key)) fail(key, "missing required key");
+  return get_string(key, "");
+}
+
+void ConfigNode::finish() const {
+  if (!node_.IsMap()) return;
+  const auto& used = doc_->used[path_];
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    if (!used.count(k)) fail(k, "unknown key");
+  }
+}
+
+void ConfigNode::finish_all() const {
+  finish();
+  if (!node_.IsMap()) return;
+  for (auto it = node_.begin(); it != node_.end(); ++it)
+    if (it->second.IsMap()) ConfigNode(doc_, it->second, full(it->first.Scalar())).finish_all();
+}
+
+}  // namespace gms

@@ -1,0 +1,87 @@
+// Typed configuration from YAML with validation. Every error names the file, the line and the key path
+// ("configs/fermi.yaml:12: l1.ways: ..."), and values set with --set name themselves instead of a line.
+#pragma once
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gms {
+
+// Bad input: the CLI prints what() and exits with status 2.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One loaded YAML document and what has been read of it (for unknown-key detection).
+struct ConfigDoc {
+  std::string file;
+  YAML::Node root;
+  std::map<std::string, std::set<std::string>> used;  // map path -> keys read
+  std::set<std::string> overridden;                   // paths set on the command line
+};
+
+class ConfigNode {
+ public:
+  ConfigNode(std::shared_ptr<ConfigDoc> doc, YAML::Node node, std::string path);
+
+  static ConfigNode load_file(const std::string& file);
+  static ConfigNode load_string(const std::string& text, const std::string& name);
+
+  // Applies "a.b.c=value" (the value parsed as YAML) before anything is read.
+  void apply_override(const std::string& assignment);
+
+  const std::string& path() const { return path_; }
+  const std::string& file() const { return doc_->file; }
+  bool valid() const { return node_.IsDefined() && !node_.IsNull(); }
+  bool is_map() const { return node_.IsMap(); }
+  bool has(const std::string& key) const;
+  std::vector<std::string> keys() const;
+  const YAML::Node& yaml() const { return node_; }
+
+  // A sub-map; a missing key gives an empty node whose getters return their defaults.
+  ConfigNode child(const std::string& key) const;
+  ConfigNode require_child(const std::string& key) const;
+  // Elements of a sequence under key (each element a map node).
+  std::vector<ConfigNode> list(const std::string& key) const;
+
+  // Typed getters: the value must have the right type and lie in [lo, hi]; missing -> def.
+  int64_t get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi) const;
+  uint64_t get_uint(const std::string& key, uint64_t def, uint64_t lo = 0, uint64_t hi = UINT64_MAX) const;
+  uint64_t get_pow2(const std::string& key, uint64_t def, uint64_t lo = 1, uint64_t hi = UINT64_MAX) const;
+  double get_double(const std::string& key, double def, double lo, double hi) const;
+  bool get_bool(const std::string& key, bool def) const;
+  std::string get_string(const std::string& key, const std::string& def) const;
+  // One of `choices`; anything else is an error listing them.
+  std::string get_choice(const std::string& key, const std::string& def,
+                         const std::vector<std::string>& choices) const;
+  std::vector<uint64_t> get_uint_list(const std::string& key, const std::vector<uint64_t>& def) const;
+  // Required variants: missing key is an error.
+  uint64_t require_uint(const std::string& key, uint64_t lo = 0, uint64_t hi = UINT64_MAX) const;
+  std::string require_string(const std::string& key) const;
+
+  // Every key of this map must have been read; otherwise "unknown key" (typos never pass silently).
+  void finish() const;
+  // Recursively checks this node and every sub-map that was read.
+  void finish_all() const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
+  std::string where(const std::string& key) const;  // "file:line: path.key"
+
+ private:
+  YAML::Node value(const std::string& key) const;  // marks used, checks this is a map
+  std::string full(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  int line_of(const YAML::Node& n) const;
+
+  std::shared_ptr<ConfigDoc> doc_;
+  YAML::Node node_;
+  std::string path_;
+};
+
+}  // namespace gms

@@ -1,0 +1,60 @@
+// The one payload extension every GPUMemSys block understands (ARCHITECTURE.md "How blocks talk").
+#pragma once
+#include <tlm.h>
+
+#include <cstdint>
+
+namespace gms {
+
+constexpr unsigned kLineBytes = 128;  // access granularity of L1/LLC requests
+constexpr unsigned kChunkBytes = 32;  // sector/chunk granularity (chunk mask bits)
+constexpr unsigned kChunksPerLine = kLineBytes / kChunkBytes;
+constexpr uint8_t kFullChunkMask = (1u << kChunksPerLine) - 1;
+
+enum class MemKind : uint8_t { Load, Store, Atomic, Flush, Writeback };
+const char* to_string(MemKind k);
+
+// Request attributes beyond the generic payload. Address, data, byte enables and command stay in the
+// tlm_generic_payload; this carries what a GPU memory system needs to know about who asked and why.
+struct MemReq : tlm::tlm_extension<MemReq> {
+  // Identity of the requester.
+  uint32_t sm = 0;
+  uint32_t warp = 0;  // warp slot on the SM
+  uint32_t cta = 0;   // global CTA id within the kernel
+  uint64_t pc = 0;
+  MemKind kind = MemKind::Load;
+  uint64_t line_addr = 0;  // 128 B aligned
+  uint8_t chunk_mask = 0;  // which 32 B chunks of the line are requested / carried
+  uint16_t src_cluster = 0;
+  uint64_t id = 0;          // unique per originating block
+  uint64_t issue_ps = 0;    // simulation time (ps) the originator issued it
+  // Reply-side fields.
+  bool victim_bit = false;     // G-Cache: the LLC had this L1's victim bit set
+  uint8_t chunks_returned = 0;  // chunks whose data the reply carries
+  bool llc_hit = false;         // the LLC served it without DRAM
+  // Routing scratch for interconnects: each hop pushes its input port on the way in and pops it on the
+  // way back, so nested networks (two-stage crossbars) need no lookup tables.
+  static constexpr int kMaxHops = 6;
+  uint16_t route[kMaxHops] = {};
+  uint8_t hops = 0;
+  // Free-form link for blocks that fan one request into another (L1 MSHR fill -> waiting requests).
+  void* owner_cookie = nullptr;
+
+  void push_route(uint16_t port) { route[hops++] = port; }
+  uint16_t pop_route() { return route[--hops]; }
+
+  tlm::tlm_extension_base* clone() const override;
+  void copy_from(const tlm::tlm_extension_base& other) override;
+  void reset() { *this = MemReq(); }
+};
+
+// The extension of a payload that must carry one (all GPUMemSys-originated payloads do).
+MemReq& req_of(tlm::tlm_generic_payload& t);
+// nullptr for payloads from foreign initiators (a VP CPU, an RTL transactor).
+MemReq* find_req(tlm::tlm_generic_payload& t);
+
+inline uint64_t line_of(uint64_t addr) { return addr & ~uint64_t(kLineBytes - 1); }
+inline unsigned chunk_of(uint64_t addr) { return unsigned(addr % kLineBytes) / kChunkBytes; }
+inline int popcount8(uint8_t m) { return __builtin_popcount(m); }
+
+}  // namespace gms

@@ -1,0 +1,74 @@
+// What drives an SM: kernels of CTAs of warps, each warp a stream of memory instructions. Synthetic
+// generators and trace readers (tb/) implement these interfaces; the SM front end consumes them.
+// Streams are pulled lazily, CTA by CTA, so memory stays independent of workload length.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "models/common/mem_req.h"
+
+namespace gms {
+
+constexpr unsigned kWarpSize = 32;
+
+// One warp-level memory instruction: up to 32 thread addresses under an active mask.
+struct WarpInst {
+  uint64_t pc = 0;
+  MemKind kind = MemKind::Load;  // Load or Store (Atomic later)
+  uint32_t active_mask = 0;      // lane i active when bit i set
+  uint8_t width = 4;             // bytes per thread: 1, 2, 4, 8, 16
+  uint32_t gap = 0;  // compute cycles (SM clock) between the previous instruction's issue and this one
+  std::array<uint64_t, kWarpSize> addr{};
+};
+
+class WarpStream {
+ public:
+  virtual ~WarpStream() = default;
+  // Next instruction in program order; false at the warp's end.
+  virtual bool next(WarpInst& out) = 0;
+};
+
+struct KernelInfo {
+  std::string name;
+  uint32_t num_ctas = 0;
+  uint32_t threads_per_cta = 0;  // warps per CTA = ceil(threads / 32)
+  uint32_t regs_per_thread = 0;  // 0 = not limiting
+  uint32_t shmem_per_cta = 0;    // bytes; 0 = not limiting
+  uint32_t warps_per_cta() const { return (threads_per_cta + kWarpSize - 1) / kWarpSize; }
+};
+
+// One CTA's work: a stream per warp.
+struct CtaWork {
+  uint32_t cta_id = 0;  // 0 .. num_ctas-1, in dispatch order
+  std::vector<std::unique_ptr<WarpStream>> warps;
+};
+
+class KernelSource {
+ public:
+  virtual ~KernelSource() = default;
+  virtual const KernelInfo& info() const = 0;
+  // CTAs in dispatch order; nullptr when the kernel has no more.
+  virtual std::unique_ptr<CtaWork> next_cta() = 0;
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string name() const = 0;
+  // Kernels in launch order; nullptr when done.
+  virtual std::unique_ptr<KernelSource> next_kernel() = 0;
+};
+
+// Sees every executed store and every returned load (the testbench's golden-memory checker).
+// `warp_uid` identifies the warp within the kernel: cta_id * warps_per_cta + warp index in the CTA.
+class MemObserver {
+ public:
+  virtual ~MemObserver() = default;
+  virtual void on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) = 0;
+  virtual void on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) = 0;
+  virtual void on_kernel_end() = 0;
+};
+
+}  // namespace gms
