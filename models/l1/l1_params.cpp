@@ -1,0 +1,41 @@
+#include "models/l1/l1_params.h"
+
+#include "models/l1/l1_cache.h"
+#include "models/l1/replacement.h"
+
+namespace gms {
+
+L1Params L1Params::from(const ConfigNode& n) {
+  L1Params p;
+  p.design = n.get_choice("design", p.design, l1_design_names());
+  p.clock_mhz = n.get_double("clock_mhz", p.clock_mhz, 1.0, 100000.0);
+  p.size_bytes = uint32_t(n.get_uint("size_bytes", p.size_bytes, 128, uint64_t(1) << 30));
+  p.ways = uint32_t(n.get_uint("ways", p.ways, 1, 64));
+  p.line_bytes = uint32_t(n.get_pow2("line_bytes", p.line_bytes, 32, 128));
+  std::string index = n.get_choice("set_index", "fermi_hash", {"linear", "fermi_hash"});
+  p.set_index = parse_set_index(index);
+  p.replacement = n.get_choice("replacement", p.replacement, replacement_names());
+  p.mshr_entries = uint32_t(n.get_uint("mshr_entries", p.mshr_entries, 1, 4096));
+  p.mshr_max_merge = uint32_t(n.get_uint("mshr_max_merge", p.mshr_max_merge, 1, 1024));
+  p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
+  p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
+  p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
+
+  if (p.design == "baseline" && p.line_bytes != 128)
+    n.fail("line_bytes", "the baseline L1 needs 128 B lines (one GPU request = one line)");
+  uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
+  if (p.size_bytes % set_bytes != 0)
+    n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +
+                             std::to_string(set_bytes) + ")");
+  uint32_t sets = p.sets();
+  if (sets == 0 || (sets & (sets - 1)) != 0)
+    n.fail("size_bytes",
+           "gives " + std::to_string(sets) + " sets (size / (ways x line_bytes)); must be a power of two");
+  if (p.set_index == SetIndexFn::FermiHash && ((sets != 32 && sets != 64) || p.line_bytes != 128))
+    n.fail("set_index", "fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has " + std::to_string(sets) +
+                            " sets of " + std::to_string(p.line_bytes) + " B");
+  n.finish();
+  return p;
+}
+
+}  // namespace gms

@@ -1,0 +1,29 @@
+// Parameters of an L1 data cache (YAML section `l1:`), shared by every L1 design.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "models/common/config.h"
+#include "models/l1/set_index.h"
+
+namespace gms {
+
+struct L1Params {
+  std::string design = "baseline";  // a name in the L1 design registry (l1_cache.h)
+  double clock_mhz = 1400.0;
+  uint32_t size_bytes = 16384;
+  uint32_t ways = 4;
+  uint32_t line_bytes = 128;
+  SetIndexFn set_index = SetIndexFn::FermiHash;
+  std::string replacement = "lru";
+  uint32_t mshr_entries = 32;
+  uint32_t mshr_max_merge = 8;  // requests per MSHR entry, the first miss included
+  uint32_t miss_queue_entries = 8;
+  uint32_t hit_latency = 1;  // cycles from access to response
+  bool flush_at_kernel_end = true;
+
+  uint32_t sets() const { return size_bytes / (ways * line_bytes); }
+  static L1Params from(const ConfigNode& n);
+};
+
+}  // namespace gms

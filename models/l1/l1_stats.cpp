@@ -1,0 +1,49 @@
+#include "models/l1/l1_stats.h"
+
+namespace gms {
+
+L1Stats::L1Stats(StatGroup& g)
+    : requests(g.counter("requests", "requests received from the SM", "requests")),
+      responses(g.counter("responses", "responses sent to the SM", "responses")),
+      accesses(
+          g.counter("accesses", "tag-array probes, retries after a reservation fail included", "accesses")),
+      loads(g.counter("loads", "load requests served (hit, hit_pending or miss)", "requests")),
+      stores(g.counter("stores", "store requests written through to L2", "requests")),
+      hits(g.counter("hits", "loads that found their line valid", "requests")),
+      hit_pending(
+          g.counter("hit_pending", "loads merged into the MSHR entry of a line being filled", "requests")),
+      misses(g.counter("misses", "loads that allocated a line and an MSHR entry", "requests")),
+      reservation_fails(
+          g.counter("reservation_fails", "probes that could not reserve a resource (retried)", "accesses")),
+      rf_mshr(g.counter("rf_mshr", "reservation fails: no free MSHR entry", "accesses")),
+      rf_line(g.counter("rf_line", "reservation fails: every way of the set reserved", "accesses")),
+      rf_miss_queue(g.counter("rf_miss_queue", "reservation fails: miss queue full", "accesses")),
+      rf_merge(g.counter("rf_merge", "reservation fails: MSHR entry at its merge limit", "accesses")),
+      rf_no_fill(g.counter("rf_no_fill",
+                           "reservation fails: load to a line whose pending fill a store cancelled",
+                           "accesses")),
+      write_evicts(
+          g.counter("write_evicts", "store hits that invalidated the line (write-evict)", "requests")),
+      no_fill_marks(g.counter("no_fill_marks", "stores to a line with a fill pending (fill not installed)",
+                              "requests")),
+      fills(g.counter("fills", "line fills received from L2", "fills")),
+      fills_dropped(g.counter("fills_dropped",
+                              "fills answered but not installed (store overtook, error, partial)", "fills")),
+      evictions(g.counter("evictions", "valid lines replaced by a miss allocation", "lines")),
+      flushes(g.counter("flushes", "invalidate_all calls (kernel boundaries)", "flushes")),
+      flushed_lines(g.counter("flushed_lines", "valid lines dropped by invalidate_all", "lines")),
+      to_l2_requests(g.counter("to_l2_requests", "requests sent to L2 (line reads and writes)", "requests")),
+      to_l2_bytes(g.counter("to_l2_bytes", "store data bytes sent to L2 (written chunks x 32 B)", "bytes")),
+      from_l2_bytes(
+          g.counter("from_l2_bytes", "fill data bytes received from L2 (returned chunks x 32 B)", "bytes")) {
+  Counter* h = &hits;
+  Counter* hp = &hit_pending;
+  Counter* m = &misses;
+  Counter* l = &loads;
+  g.formula("miss_rate", "misses / loads", "ratio",
+            [m, l] { return l->value ? double(m->value) / double(l->value) : 0.0; });
+  g.formula("hit_rate", "(hits + hit_pending) / loads", "ratio",
+            [h, hp, l] { return l->value ? double(h->value + hp->value) / double(l->value) : 0.0; });
+}
+
+}  // namespace gms

@@ -1,0 +1,36 @@
+// The statistics every L1 design reports (names follow the papers: hit, hit-pending, miss,
+// reservation-fail by cause, L1<->L2 traffic). Designs add their own counters next to these.
+#pragma once
+#include "models/common/stats.h"
+
+namespace gms {
+
+struct L1Stats {
+  explicit L1Stats(StatGroup& g);
+  Counter& requests;   // requests received from the SM (each once)
+  Counter& responses;  // responses sent to the SM
+  Counter& accesses;   // tag-array probes, retries of held requests included
+  Counter& loads;      // load requests served (hit, hit_pending or miss)
+  Counter& stores;     // store requests forwarded downstream
+  Counter& hits;
+  Counter& hit_pending;
+  Counter& misses;
+  Counter& reservation_fails;
+  Counter& rf_mshr;
+  Counter& rf_line;
+  Counter& rf_miss_queue;
+  Counter& rf_merge;
+  Counter& rf_no_fill;
+  Counter& write_evicts;   // store hits that invalidated a valid line
+  Counter& no_fill_marks;  // stores that cancelled the install of a pending fill
+  Counter& fills;
+  Counter& fills_dropped;  // fills answered to waiters but not installed
+  Counter& evictions;      // valid lines replaced by a miss allocation
+  Counter& flushes;
+  Counter& flushed_lines;
+  Counter& to_l2_requests;
+  Counter& to_l2_bytes;
+  Counter& from_l2_bytes;
+};
+
+}  // namespace gms

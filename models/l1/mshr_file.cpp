@@ -1,0 +1,64 @@
+#include "models/l1/mshr_file.h"
+
+#include <stdexcept>
+
+namespace gms {
+
+MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge), slots_(entries) {
+  if (entries == 0) throw std::invalid_argument("mshr: at least one entry");
+  if (max_merge == 0) throw std::invalid_argument("mshr: max_merge must be at least 1");
+  active_.reserve(entries);
+  free_.reserve(entries);
+  for (uint32_t i = entries; i-- > 0;) {
+    free_.push_back(i);  // lowest index handed out first
+    slots_[i].waiters.reserve(max_merge);
+  }
+  spare_lists_.reserve(entries);
+}
+
+MshrFile::Entry* MshrFile::find(uint64_t line) {
+  for (uint32_t i : active_)
+    if (slots_[i].line == line) return &slots_[i];
+  return nullptr;
+}
+
+MshrFile::Entry& MshrFile::allocate(uint64_t line) {
+  if (full()) throw std::logic_error("mshr: allocate on a full file");
+  if (find(line)) throw std::logic_error("mshr: line already has an entry");
+  uint32_t i = free_.back();
+  free_.pop_back();
+  active_.push_back(i);
+  Entry& e = slots_[i];
+  e.line = line;
+  e.issued_chunks = 0;
+  e.no_fill = false;
+  e.cookie = 0;
+  e.waiters.clear();
+  if (e.waiters.capacity() < max_merge_ && !spare_lists_.empty()) {
+    e.waiters.swap(spare_lists_.back());
+    spare_lists_.pop_back();
+  }
+  return e;
+}
+
+std::vector<tlm::tlm_generic_payload*> MshrFile::release(uint64_t line) {
+  for (size_t k = 0; k < active_.size(); ++k) {
+    uint32_t i = active_[k];
+    if (slots_[i].line != line) continue;
+    active_[k] = active_.back();
+    active_.pop_back();
+    free_.push_back(i);
+    std::vector<tlm::tlm_generic_payload*> out;
+    out.swap(slots_[i].waiters);
+    return out;
+  }
+  throw std::logic_error("mshr: release of a line without an entry");
+}
+
+void MshrFile::recycle(std::vector<tlm::tlm_generic_payload*>&& list) {
+  list.clear();
+  if (list.capacity() >= max_merge_ && spare_lists_.size() < slots_.size())
+    spare_lists_.push_back(std::move(list));
+}
+
+}  // namespace gms

@@ -1,0 +1,46 @@
+// Miss-status holding registers: one entry per line in flight, with the requests waiting for it.
+// Fixed storage: entries and their waiter lists are allocated once, so steady state allocates nothing
+// (hand released waiter lists back with recycle()).
+#pragma once
+#include <tlm.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace gms {
+
+class MshrFile {
+ public:
+  struct Entry {
+    uint64_t line = 0;
+    uint8_t issued_chunks = 0;  // chunks already requested downstream (TSC: only new chunks are fetched)
+    bool no_fill = false;       // a store overtook the fill: answer the waiters, do not install the line
+    std::vector<tlm::tlm_generic_payload*> waiters;  // requests answered by the fill, oldest first
+    uint64_t cookie = 0;                             // free for the owning design (e.g. the reserved set/way)
+  };
+
+  // entries >= 1; max_merge >= 1 = most waiters on one entry, the first miss included.
+  MshrFile(uint32_t entries, uint32_t max_merge);
+
+  Entry* find(uint64_t line);
+  bool full() const { return active_.size() == slots_.size(); }
+  size_t size() const { return active_.size(); }
+  uint32_t capacity() const { return uint32_t(slots_.size()); }
+  uint32_t max_merge() const { return max_merge_; }
+  bool can_merge(const Entry& e) const { return e.waiters.size() < max_merge_; }
+  // Precondition: !full() && !find(line). The entry starts with no waiters, no issued chunks, cookie 0.
+  Entry& allocate(uint64_t line);
+  // Frees the entry and returns its waiters (oldest first). Throws std::logic_error if line has no entry.
+  std::vector<tlm::tlm_generic_payload*> release(uint64_t line);
+  // Gives a list returned by release() back for reuse (its capacity serves a later allocate()).
+  void recycle(std::vector<tlm::tlm_generic_payload*>&& list);
+
+ private:
+  uint32_t max_merge_;
+  std::vector<Entry> slots_;
+  std::vector<uint32_t> active_;  // slot indices in use (small: a linear scan beats a map)
+  std::vector<uint32_t> free_;
+  std::vector<std::vector<tlm::tlm_generic_payload*>> spare_lists_;
+};
+
+}  // namespace gms

@@ -1,0 +1,51 @@
+#include "models/l1/replacement.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "models/l1/lru_policy.h"
+#include "models/l1/nru_policy.h"
+#include "models/l1/random_policy.h"
+#include "models/l1/srrip_policy.h"
+
+namespace gms {
+
+ReplacementPolicy::~ReplacementPolicy() = default;
+
+namespace {
+// Built-ins are inserted on first use (not by static registrars, which a static library may drop).
+std::map<std::string, ReplacementFactory>& registry() {
+  static std::map<std::string, ReplacementFactory> r = {
+      {"lru", [](uint32_t s, uint32_t w, Rng&) { return std::make_unique<LruPolicy>(s, w); }},
+      {"nru", [](uint32_t s, uint32_t w, Rng&) { return std::make_unique<NruPolicy>(s, w); }},
+      {"srrip", [](uint32_t s, uint32_t w, Rng&) { return std::make_unique<SrripPolicy>(s, w); }},
+      {"random", [](uint32_t s, uint32_t w, Rng& rng) { return std::make_unique<RandomPolicy>(s, w, rng); }},
+  };
+  return r;
+}
+}  // namespace
+
+void register_replacement(const std::string& name, ReplacementFactory factory) {
+  registry()[name] = std::move(factory);
+}
+
+std::vector<std::string> replacement_names() {
+  std::vector<std::string> names;
+  for (auto& kv : registry()) names.push_back(kv.first);
+  return names;
+}
+
+std::unique_ptr<ReplacementPolicy> make_replacement(const std::string& name, uint32_t sets, uint32_t ways,
+                                                    Rng& rng) {
+  auto it = registry().find(name);
+  if (it == registry().end()) {
+    std::string known;
+    for (auto& n : replacement_names()) known += (known.empty() ? "" : ", ") + n;
+    throw std::invalid_argument("unknown replacement policy '" + name + "' (known: " + known + ")");
+  }
+  if (ways == 0 || ways > 64) throw std::invalid_argument("replacement: ways must be in [1, 64]");
+  if (sets == 0) throw std::invalid_argument("replacement: sets must be at least 1");
+  return it->second(sets, ways, rng);
+}
+
+}  // namespace gms

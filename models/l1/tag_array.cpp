@@ -1,0 +1,81 @@
+#include "models/l1/tag_array.h"
+
+#include <stdexcept>
+
+namespace gms {
+
+TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, SetIndexer indexer,
+                   std::unique_ptr<ReplacementPolicy> policy)
+    : sets_(sets), ways_(ways), line_bytes_(line_bytes), indexer_(indexer), policy_(std::move(policy)) {
+  if (ways == 0 || ways > 64) throw std::invalid_argument("tag array: ways must be in [1, 64]");
+  if (indexer.sets() != sets) throw std::invalid_argument("tag array: indexer set count differs");
+  if (indexer.line_bytes() != line_bytes) throw std::invalid_argument("tag array: indexer line size differs");
+  if (!policy_) throw std::invalid_argument("tag array: no replacement policy");
+  tags_.resize(size_t(sets) * ways);
+  data_.assign(size_t(sets) * ways * line_bytes, 0);
+}
+
+int TagArray::find(uint64_t line) const {
+  line = line_of(line);
+  const TagEntry* e = &tags_[size_t(set_of(line)) * ways_];
+  for (uint32_t w = 0; w < ways_; ++w)
+    if ((e[w].valid || e[w].reserved) && e[w].line == line) return int(w);
+  return -1;
+}
+
+int TagArray::choose_victim(uint64_t line) {
+  uint32_t set = set_of(line);
+  const TagEntry* e = &tags_[size_t(set) * ways_];
+  uint64_t candidates = 0;
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (e[w].reserved) continue;
+    if (!e[w].valid) return int(w);
+    candidates |= uint64_t(1) << w;
+  }
+  if (!candidates) return -1;
+  return int(policy_->victim(set, candidates));
+}
+
+void TagArray::install(uint32_t set, uint32_t way, uint64_t line, bool reserved) {
+  TagEntry& e = entry(set, way);
+  e.line = line_of(line);
+  e.valid = !reserved;
+  e.reserved = reserved;
+  e.sector_valid = 0;
+  e.sector_dirty = 0;
+  policy_->on_fill(set, way);
+}
+
+void TagArray::validate(uint32_t set, uint32_t way) {
+  TagEntry& e = entry(set, way);
+  e.valid = true;
+  e.reserved = false;
+}
+
+void TagArray::invalidate(uint32_t set, uint32_t way) {
+  TagEntry& e = entry(set, way);
+  e.valid = false;
+  e.reserved = false;
+  e.sector_valid = 0;
+  e.sector_dirty = 0;
+  policy_->on_invalidate(set, way);
+}
+
+uint32_t TagArray::invalidate_all() {
+  uint32_t n = 0;
+  for (uint32_t s = 0; s < sets_; ++s)
+    for (uint32_t w = 0; w < ways_; ++w)
+      if (entry(s, w).valid) {
+        invalidate(s, w);
+        ++n;
+      }
+  return n;
+}
+
+uint32_t TagArray::valid_lines() const {
+  uint32_t n = 0;
+  for (const TagEntry& e : tags_) n += e.valid;
+  return n;
+}
+
+}  // namespace gms

@@ -1,0 +1,64 @@
+// Tags, state and data of a set-associative cache, with a pluggable set index and replacement policy.
+// A way is valid (line present), reserved (allocated on a miss, fill pending) or free. Sector bits are
+// for sectored designs and the LLC (dirty sectors); the baseline L1 leaves them alone.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/l1/replacement.h"
+#include "models/l1/set_index.h"
+
+namespace gms {
+
+struct TagEntry {
+  uint64_t line = 0;  // line address (byte address with the offset bits cleared)
+  bool valid = false;
+  bool reserved = false;  // allocated, fill pending
+  uint8_t sector_valid = 0;
+  uint8_t sector_dirty = 0;
+};
+
+class TagArray {
+ public:
+  TagArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, SetIndexer indexer,
+           std::unique_ptr<ReplacementPolicy> policy);
+
+  uint32_t sets() const { return sets_; }
+  uint32_t ways() const { return ways_; }
+  uint32_t line_bytes() const { return line_bytes_; }
+  uint32_t set_of(uint64_t addr) const { return indexer_.set_of(addr); }
+  uint64_t line_of(uint64_t addr) const { return addr & ~uint64_t(line_bytes_ - 1); }
+
+  // Way holding line (valid or reserved) in its set, or -1.
+  int find(uint64_t line) const;
+  // An invalid, unreserved way first (lowest index), else the policy's victim among the unreserved
+  // ways; -1 if every way is reserved. Changes no tag state (SRRIP may age its RRPVs).
+  int choose_victim(uint64_t line);
+
+  TagEntry& entry(uint32_t set, uint32_t way) { return tags_[size_t(set) * ways_ + way]; }
+  const TagEntry& entry(uint32_t set, uint32_t way) const { return tags_[size_t(set) * ways_ + way]; }
+  void touch(uint32_t set, uint32_t way) { policy_->on_hit(set, way); }
+  // Sets the tag, valid = !reserved, clears the sector bits; the policy sees a fill.
+  void install(uint32_t set, uint32_t way, uint64_t line, bool reserved);
+  // A reserved way's fill arrived: valid, no longer reserved (the policy saw the fill at install).
+  void validate(uint32_t set, uint32_t way);
+  void invalidate(uint32_t set, uint32_t way);
+  // Invalidates every valid line; reserved ways stay pending (their fills are still in flight).
+  // Returns how many lines were invalidated.
+  uint32_t invalidate_all();
+  uint32_t valid_lines() const;
+
+  uint8_t* data(uint32_t set, uint32_t way) { return &data_[(size_t(set) * ways_ + way) * line_bytes_]; }
+  ReplacementPolicy& policy() { return *policy_; }
+  const SetIndexer& indexer() const { return indexer_; }
+
+ private:
+  uint32_t sets_, ways_, line_bytes_;
+  SetIndexer indexer_;
+  std::unique_ptr<ReplacementPolicy> policy_;
+  std::vector<TagEntry> tags_;
+  std::vector<uint8_t> data_;
+};
+
+}  // namespace gms

@@ -1,0 +1,110 @@
+// The testbench's golden memory (ARCHITECTURE.md, correctness contract). It mirrors what memory must hold
+// and checks every load the SM returns: a byte the loading warp itself stored in this kernel must read as
+// that store's value; a byte another warp stored in this kernel is racy (GPUs order memory only within a
+// warp) and is counted, not checked; any other byte must read as the kernel-start image (gms::initial_byte
+// where nothing was ever written, else what earlier kernels left). Kernel end commits the kernel's stores.
+// Storage is 4 KiB pages created when first written: no per-byte map.
+#pragma once
+#include <array>
+#include <bitset>
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/common/stats.h"
+#include "models/sm/workload.h"
+
+namespace gms {
+
+// One load that returned wrong data: its first wrong byte and how many were wrong.
+struct Mismatch {
+  uint64_t warp_uid = 0;
+  uint64_t load_addr = 0;
+  unsigned load_bytes = 0;
+  uint64_t addr = 0;  // first wrong byte
+  uint8_t expected = 0;
+  uint8_t got = 0;
+  unsigned wrong_bytes = 0;
+  uint64_t kernel = 0;  // kernels completed before the load
+};
+std::string to_string(const Mismatch& m);
+
+class GoldenMemory : public MemObserver {
+ public:
+  static constexpr unsigned kPageBytes = 4096;
+  static constexpr size_t kMaxReported = 10;
+
+  // Statistics in a group of its own (name "golden_memory"), or hung under `parent` (e.g. the run's tree).
+  GoldenMemory();
+  explicit GoldenMemory(StatGroup& parent, const std::string& name = "golden_memory");
+
+  void on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) override;
+  void on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) override;
+  void on_kernel_end() override;
+
+  uint64_t loads_checked() const { return loads_checked_.value; }
+  uint64_t bytes_checked() const { return bytes_checked_.value; }
+  uint64_t mismatches() const { return mismatches_.value; }
+  uint64_t racy_bytes() const { return racy_bytes_.value; }
+  uint64_t write_conflicts() const { return write_conflicts_.value; }
+  uint64_t kernels() const { return kernels_.value; }
+  bool passed() const { return mismatches_.value == 0; }
+  // The first kMaxReported mismatching loads, in the order they were seen.
+  const std::vector<Mismatch>& first_mismatches() const { return reported_; }
+  const StatGroup& stats() const { return *stats_; }
+
+  // The committed image (contents at the start of the current kernel).
+  uint8_t image_byte(uint64_t addr) const;
+  // One line of counters, then one line per reported mismatch.
+  void print_report(std::ostream& os) const;
+
+ private:
+  // Committed contents; `unknown` marks bytes two warps wrote in one kernel (no defined value).
+  struct ImagePage {
+    std::array<uint8_t, kPageBytes> bytes;
+    std::bitset<kPageBytes> unknown;
+    bool has_unknown = false;  // unknown.any(), kept so the common path does not scan the bitset
+  };
+  // This kernel's stores: writer = warp uid + 1 (0 = not written); `conflict` = a second warp wrote it.
+  struct WritePage {
+    std::array<uint8_t, kPageBytes> value;
+    std::array<uint64_t, kPageBytes> writer;
+    std::bitset<kPageBytes> conflict;
+  };
+
+  explicit GoldenMemory(std::unique_ptr<StatGroup> stats);
+  void check_image(uint64_t addr, const uint8_t* got, unsigned n, const ImagePage* ip, Mismatch& m);
+  void check_bytes(uint64_t warp_uid, uint64_t addr, const uint8_t* got, unsigned n, const WritePage* w,
+                   const ImagePage* ip, Mismatch& m);
+  ImagePage& image_page(uint64_t page);
+  WritePage& write_page(uint64_t page);
+  // The SM reports loads lane by lane, so consecutive calls mostly hit the same page: remember it.
+  struct PageView {
+    uint64_t page = UINT64_MAX;
+    WritePage* write = nullptr;
+    const ImagePage* image = nullptr;
+  };
+  const PageView& view(uint64_t page);
+
+  std::unique_ptr<StatGroup> stats_;
+  Counter& loads_checked_;
+  Counter& bytes_checked_;
+  Counter& mismatches_;
+  Counter& racy_bytes_;
+  Counter& write_conflicts_;
+  Counter& kernels_;
+  std::unordered_map<uint64_t, std::unique_ptr<ImagePage>> image_;
+  std::unordered_map<uint64_t, std::unique_ptr<WritePage>> writes_;
+  std::vector<std::unique_ptr<WritePage>> spare_pages_;  // reused by later kernels
+  std::vector<Mismatch> reported_;
+  PageView last_;                            // reset whenever a page is created or the kernel ends
+  std::array<uint8_t, kPageBytes> scratch_;  // initial contents of a never-written range
+};
+
+// gms::initial_byte() for n bytes from addr, one hash per 8-byte word instead of one per byte.
+void fill_initial_bytes(uint64_t addr, uint8_t* out, unsigned n);
+
+}  // namespace gms

@@ -1,0 +1,246 @@
+// Unit tests of the shared cache core: set index functions, replacement policies, tag array, MSHRs.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "models/l1/lru_policy.h"
+#include "models/l1/mshr_file.h"
+#include "models/l1/nru_policy.h"
+#include "models/l1/random_policy.h"
+#include "models/l1/srrip_policy.h"
+#include "models/l1/tag_array.h"
+
+using namespace gms;
+
+namespace {
+constexpr uint64_t kAll4 = 0xF;
+}
+
+TEST(L1CoreSetIndex, ParseNames) {
+  EXPECT_EQ(parse_set_index("linear"), SetIndexFn::Linear);
+  EXPECT_EQ(parse_set_index("fermi_hash"), SetIndexFn::FermiHash);
+  EXPECT_THROW(parse_set_index("fermi"), std::invalid_argument);
+  EXPECT_THROW(SetIndexer(SetIndexFn::FermiHash, 16, 128), std::invalid_argument);
+  EXPECT_THROW(SetIndexer(SetIndexFn::FermiHash, 32, 64), std::invalid_argument);
+  EXPECT_THROW(SetIndexer(SetIndexFn::Linear, 0, 128), std::invalid_argument);
+}
+
+TEST(L1CoreSetIndex, LinearPowerOfTwoAndModulo) {
+  SetIndexer s(SetIndexFn::Linear, 32, 128);
+  EXPECT_EQ(s.set_of(0x0), 0u);
+  EXPECT_EQ(s.set_of(0x7F), 0u);
+  EXPECT_EQ(s.set_of(0x80), 1u);
+  EXPECT_EQ(s.set_of(0x1080), 1u);  // line 33
+  EXPECT_EQ(s.set_of(0xF80), 31u);
+  SetIndexer m(SetIndexFn::Linear, 48, 128);  // a 96 KB 16-way LLC slice
+  EXPECT_EQ(m.set_of(48 * 128), 0u);
+  EXPECT_EQ(m.set_of(48 * 128 + 5 * 128 + 3), 5u);
+  EXPECT_EQ(m.set_of(47 * 128), 47u);
+  SetIndexer l(SetIndexFn::Linear, 64, 32);
+  EXPECT_EQ(l.set_of(0x20 * 65), 1u);
+}
+
+TEST(L1CoreSetIndex, FermiHash32SetsHandComputed) {
+  SetIndexer s(SetIndexFn::FermiHash, 32, 128);
+  EXPECT_EQ(s.set_of(0x0), 0u);
+  EXPECT_EQ(s.set_of(0x80), 1u);      // bit 7
+  EXPECT_EQ(s.set_of(0x2000), 1u);    // bit 13 -> set bit 0
+  EXPECT_EQ(s.set_of(0x2080), 0u);    // 7 ^ 13 cancel
+  EXPECT_EQ(s.set_of(0x4000), 2u);    // bit 14 -> set bit 1
+  EXPECT_EQ(s.set_of(0x8000), 4u);    // bit 15 -> set bit 2
+  EXPECT_EQ(s.set_of(0x20000), 8u);   // bit 17 -> set bit 3
+  EXPECT_EQ(s.set_of(0x80000), 16u);  // bit 19 -> set bit 4
+  EXPECT_EQ(s.set_of(0x10000), 0u);   // bit 16 unused
+  EXPECT_EQ(s.set_of(0x40000), 0u);   // bit 18 unused
+  EXPECT_EQ(s.set_of(0x1000), 0u);    // bit 12 unused with 32 sets
+  EXPECT_EQ(s.set_of(0xF80), 31u);    // bits 7..11
+  EXPECT_EQ(s.set_of(0xE000), 7u);    // bits 13, 14, 15
+  EXPECT_EQ(s.set_of(0xAA000), 29u);  // bits 13, 15, 17, 19 -> set bits 0, 2, 3, 4
+  EXPECT_EQ(s.set_of(0xAA000 + 0x7F), 29u);
+  // Five lines that share set 0 (a linear index spreads them over sets 0, 1, 2, 4, 8).
+  for (uint64_t a : {0x0ull, 0x2080ull, 0x4100ull, 0x8200ull, 0x20400ull}) EXPECT_EQ(s.set_of(a), 0u) << a;
+}
+
+TEST(L1CoreSetIndex, FermiHash64SetsPrefixesBit12) {
+  SetIndexer s(SetIndexFn::FermiHash, 64, 128);
+  EXPECT_EQ(s.set_of(0x1000), 32u);
+  EXPECT_EQ(s.set_of(0x1F80), 63u);
+  EXPECT_EQ(s.set_of(0x3000), 33u);  // bit 12 + bit 13
+  EXPECT_EQ(s.set_of(0xAA000), 29u);
+  EXPECT_EQ(s.set_of(0xAB000), 61u);
+}
+
+TEST(L1CoreReplacement, RegistryKnowsBuiltinsAndRejectsUnknown) {
+  Rng rng(1);
+  for (const char* n : {"lru", "nru", "srrip", "random"})
+    EXPECT_STREQ(make_replacement(n, 4, 4, rng)->name(), n);
+  EXPECT_THROW(make_replacement("plru", 4, 4, rng), std::invalid_argument);
+  register_replacement("always_first",
+                       [](uint32_t s, uint32_t w, Rng&) { return std::make_unique<NruPolicy>(s, w); });
+  EXPECT_STREQ(make_replacement("always_first", 2, 2, rng)->name(), "nru");
+}
+
+TEST(L1CoreReplacement, LruVictimOrder) {
+  LruPolicy p(2, 4);
+  for (uint32_t w = 0; w < 4; ++w) p.on_fill(1, w);
+  p.on_hit(1, 0);  // recency now 1 < 2 < 3 < 0
+  EXPECT_EQ(p.victim(1, kAll4), 1u);
+  EXPECT_EQ(p.victim(1, 0b1101), 2u);
+  EXPECT_EQ(p.victim(1, 0b1001), 3u);
+  p.on_hit(1, 1);
+  EXPECT_EQ(p.victim(1, kAll4), 2u);
+  p.on_invalidate(1, 3);
+  EXPECT_EQ(p.victim(1, kAll4), 3u);
+  EXPECT_EQ(p.victim(0, 0b0100), 2u);  // other set untouched: only candidate
+}
+
+TEST(L1CoreReplacement, NruOrderAsDefined) {
+  NruPolicy p(1, 4);
+  p.on_fill(0, 0);
+  p.on_fill(0, 1);
+  p.on_fill(0, 2);
+  EXPECT_EQ(p.victim(0, kAll4), 3u);  // the only bit still 0
+  p.on_fill(0, 3);                    // all ones -> keep only way 3
+  EXPECT_FALSE(p.used(0, 0));
+  EXPECT_TRUE(p.used(0, 3));
+  EXPECT_EQ(p.victim(0, kAll4), 0u);
+  EXPECT_EQ(p.victim(0, 0b1000), 3u);  // no unused candidate: the lowest candidate
+  p.on_hit(0, 0);
+  EXPECT_EQ(p.victim(0, kAll4), 1u);
+  p.on_hit(0, 1);
+  p.on_hit(0, 2);  // all ones again -> only way 2 stays
+  EXPECT_EQ(p.victim(0, kAll4), 0u);
+  EXPECT_EQ(p.victim(0, 0b0110), 1u);
+  p.on_invalidate(0, 2);
+  EXPECT_FALSE(p.used(0, 2));
+}
+
+TEST(L1CoreReplacement, SrripInsertHitAndAging) {
+  SrripPolicy p(1, 4);
+  EXPECT_EQ(p.max_rrpv(), 7u);
+  for (uint32_t w = 0; w < 4; ++w) p.on_fill(0, w);
+  EXPECT_EQ(p.rrpv(0, 2), 6u);
+  p.on_hit(0, 1);
+  p.on_hit(0, 2);
+  EXPECT_EQ(p.victim(0, kAll4), 0u);  // candidates aged by 1: 7 1 1 7
+  EXPECT_EQ(p.rrpv(0, 0), 7u);
+  EXPECT_EQ(p.rrpv(0, 1), 1u);
+  EXPECT_EQ(p.rrpv(0, 3), 7u);
+  p.on_fill(0, 0);
+  p.on_hit(0, 0);
+  p.on_hit(0, 3);                     // 0 1 1 0
+  EXPECT_EQ(p.victim(0, kAll4), 1u);  // aged by 6: 6 7 7 6
+  EXPECT_EQ(p.rrpv(0, 0), 6u);
+  EXPECT_EQ(p.rrpv(0, 2), 7u);
+  EXPECT_EQ(p.victim(0, 0b1001), 0u);  // only candidates age: 7 7 7 7
+  EXPECT_EQ(p.rrpv(0, 3), 7u);
+  p.set_rrpv(0, 2, 3);
+  EXPECT_EQ(p.rrpv(0, 2), 3u);
+  p.set_rrpv(0, 2, 99);
+  EXPECT_EQ(p.rrpv(0, 2), 7u);
+  SrripPolicy two(1, 2, 2);
+  EXPECT_EQ(two.max_rrpv(), 3u);
+  two.on_fill(0, 0);
+  EXPECT_EQ(two.rrpv(0, 0), 2u);
+  EXPECT_THROW(SrripPolicy(1, 1, 0), std::invalid_argument);
+}
+
+TEST(L1CoreReplacement, RandomStaysInCandidatesAndIsSeeded) {
+  Rng r1(42), r2(42), r3(43);
+  RandomPolicy a(1, 8, r1), b(1, 8, r2), c(1, 8, r3);
+  std::set<uint32_t> seen;
+  bool differs = false;
+  for (int i = 0; i < 1000; ++i) {
+    uint32_t v = a.victim(0, 0b10100100);
+    EXPECT_TRUE(v == 2 || v == 5 || v == 7) << v;
+    seen.insert(v);
+    EXPECT_EQ(v, b.victim(0, 0b10100100));
+    differs |= v != c.victim(0, 0b10100100);
+  }
+  EXPECT_EQ(seen.size(), 3u);
+  EXPECT_TRUE(differs);
+  EXPECT_EQ(a.victim(0, 0b1000), 3u);
+}
+
+TEST(L1CoreTagArray, ChooseVictimSkipsReservedAndPrefersInvalid) {
+  Rng rng(1);
+  TagArray t(1, 4, 128, SetIndexer(SetIndexFn::Linear, 1, 128), make_replacement("lru", 1, 4, rng));
+  EXPECT_EQ(t.choose_victim(0x0), 0);  // empty: lowest invalid way
+  for (uint32_t w = 0; w < 4; ++w) t.install(0, w, 0x1000 * (w + 1), w < 2);
+  EXPECT_TRUE(t.entry(0, 0).reserved);
+  EXPECT_FALSE(t.entry(0, 0).valid);
+  EXPECT_TRUE(t.entry(0, 2).valid);
+  EXPECT_EQ(t.find(0x1000), 0);  // reserved lines are found
+  EXPECT_EQ(t.find(0x3040), 2);  // any address of the line
+  EXPECT_EQ(t.find(0x5000), -1);
+  EXPECT_EQ(t.choose_victim(0x9000), 2);  // ways 0, 1 are older but reserved
+  t.touch(0, 2);
+  EXPECT_EQ(t.choose_victim(0x9000), 3);
+  EXPECT_EQ(t.choose_victim(0x9000), 3);  // no state change
+  t.install(0, 2, 0x7000, true);
+  t.install(0, 3, 0x8000, true);
+  EXPECT_EQ(t.choose_victim(0x9000), -1);  // all reserved
+  t.validate(0, 0);
+  EXPECT_TRUE(t.entry(0, 0).valid);
+  EXPECT_EQ(t.choose_victim(0x9000), 0);
+  t.invalidate(0, 3);
+  EXPECT_EQ(t.choose_victim(0x9000), 3);  // free beats the policy
+  EXPECT_EQ(t.invalidate_all(), 1u);      // only way 0 was valid; 1 and 2 stay reserved
+  EXPECT_TRUE(t.entry(0, 1).reserved);
+  EXPECT_EQ(t.find(0x7000), 2);
+  EXPECT_EQ(t.valid_lines(), 0u);
+}
+
+TEST(L1CoreTagArray, DataIsPerWayAndSetsFollowIndexer) {
+  Rng rng(1);
+  TagArray t(32, 4, 128, SetIndexer(SetIndexFn::FermiHash, 32, 128), make_replacement("nru", 32, 4, rng));
+  EXPECT_EQ(t.set_of(0x2000), 1u);
+  t.data(1, 2)[127] = 0xAB;
+  t.data(1, 3)[0] = 0xCD;
+  EXPECT_EQ(t.data(1, 2)[127], 0xAB);
+  EXPECT_EQ(t.data(1, 3)[0], 0xCD);
+  EXPECT_EQ(t.data(1, 3) - t.data(1, 2), 128);
+  t.install(1, 0, 0x2000, false);
+  EXPECT_EQ(t.find(0x2000), 0);
+  EXPECT_EQ(t.find(0x2080), -1);  // set 0: not there
+  EXPECT_THROW(
+      TagArray(32, 4, 128, SetIndexer(SetIndexFn::Linear, 16, 128), make_replacement("lru", 32, 4, rng)),
+      std::invalid_argument);
+}
+
+TEST(L1CoreMshrFile, MergeLimitFullAndRelease) {
+  MshrFile m(2, 3);
+  tlm::tlm_generic_payload p[4];
+  EXPECT_EQ(m.capacity(), 2u);
+  EXPECT_EQ(m.find(0x100), nullptr);
+  MshrFile::Entry& a = m.allocate(0x100);
+  a.waiters.push_back(&p[0]);
+  EXPECT_TRUE(m.can_merge(a));
+  a.waiters.push_back(&p[1]);
+  EXPECT_TRUE(m.can_merge(a));
+  a.waiters.push_back(&p[2]);
+  EXPECT_FALSE(m.can_merge(a));  // three waiters = max_merge
+  a.cookie = 77;
+  EXPECT_EQ(m.find(0x100), &a);
+  EXPECT_FALSE(m.full());
+  m.allocate(0x200).waiters.push_back(&p[3]);
+  EXPECT_TRUE(m.full());
+  EXPECT_EQ(m.size(), 2u);
+  EXPECT_THROW(m.allocate(0x300), std::logic_error);
+  auto w = m.release(0x100);
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_EQ(w[0], &p[0]);
+  EXPECT_EQ(w[2], &p[2]);
+  EXPECT_EQ(m.find(0x100), nullptr);
+  EXPECT_EQ(m.size(), 1u);
+  m.recycle(std::move(w));
+  MshrFile::Entry& c = m.allocate(0x300);
+  EXPECT_TRUE(c.waiters.empty());
+  EXPECT_EQ(c.cookie, 0u);
+  EXPECT_FALSE(c.no_fill);
+  EXPECT_GE(c.waiters.capacity(), 3u);
+  EXPECT_THROW(m.allocate(0x200), std::logic_error);  // full
+  EXPECT_THROW(m.release(0x999), std::logic_error);
+  EXPECT_EQ(m.release(0x200).size(), 1u);
+  EXPECT_THROW(m.allocate(0x300), std::logic_error);  // already has an entry
+}

@@ -1,0 +1,87 @@
+// L1Params::from: defaults, every key, and the errors that name the offending key.
+#include <gtest/gtest.h>
+
+#include "models/common/config.h"
+#include "models/l1/l1_cache.h"
+
+using namespace gms;
+
+namespace {
+std::string error_of(const std::string& yaml) {
+  try {
+    L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1"));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(L1Params, DefaultsAreTheFermiBaseline) {
+  L1Params p = L1Params::from(ConfigNode::load_string("l1: {}\n", "t.yaml").child("l1"));
+  EXPECT_EQ(p.design, "baseline");
+  EXPECT_DOUBLE_EQ(p.clock_mhz, 1400.0);
+  EXPECT_EQ(p.size_bytes, 16384u);
+  EXPECT_EQ(p.ways, 4u);
+  EXPECT_EQ(p.line_bytes, 128u);
+  EXPECT_EQ(p.sets(), 32u);
+  EXPECT_EQ(p.set_index, SetIndexFn::FermiHash);
+  EXPECT_EQ(p.replacement, "lru");
+  EXPECT_EQ(p.mshr_entries, 32u);
+  EXPECT_EQ(p.mshr_max_merge, 8u);
+  EXPECT_EQ(p.miss_queue_entries, 8u);
+  EXPECT_EQ(p.hit_latency, 1u);
+  EXPECT_TRUE(p.flush_at_kernel_end);
+}
+
+TEST(L1Params, ReadsEveryKey) {
+  L1Params p =
+      L1Params::from(ConfigNode::load_string(
+                         "l1:\n  design: baseline\n  clock_mhz: 1000\n  size_bytes: 49152\n  ways: 6\n"
+                         "  line_bytes: 128\n  set_index: linear\n  replacement: srrip\n  mshr_entries: 64\n"
+                         "  mshr_max_merge: 4\n  miss_queue_entries: 16\n  hit_latency: 3\n"
+                         "  flush_at_kernel_end: false\n",
+                         "t.yaml")
+                         .child("l1"));
+  EXPECT_EQ(p.sets(), 64u);
+  EXPECT_EQ(p.set_index, SetIndexFn::Linear);
+  EXPECT_EQ(p.replacement, "srrip");
+  EXPECT_EQ(p.mshr_entries, 64u);
+  EXPECT_EQ(p.mshr_max_merge, 4u);
+  EXPECT_EQ(p.miss_queue_entries, 16u);
+  EXPECT_EQ(p.hit_latency, 3u);
+  EXPECT_FALSE(p.flush_at_kernel_end);
+}
+
+TEST(L1Params, ErrorsNameTheKey) {
+  EXPECT_EQ(error_of("l1:\n  size_bytes: 24576\n"),
+            "t.yaml:2: l1.size_bytes: gives 48 sets (size / (ways x line_bytes)); must be a power of two");
+  EXPECT_NE(error_of("l1:\n  size_bytes: 1000\n").find("t.yaml:2: l1.size_bytes: 1000 is not a multiple"),
+            std::string::npos);
+  EXPECT_EQ(error_of("l1:\n  line_bytes: 64\n"),
+            "t.yaml:2: l1.line_bytes: the baseline L1 needs 128 B lines (one GPU request = one line)");
+  EXPECT_NE(error_of("l1:\n  design: magic\n").find("t.yaml:2: l1.design: 'magic' is not one of: baseline"),
+            std::string::npos);
+  EXPECT_NE(error_of("l1:\n  replacement: plru\n").find("l1.replacement: 'plru' is not one of"),
+            std::string::npos);
+  EXPECT_EQ(
+      error_of("l1:\n  size_bytes: 8192\n"),
+      "t.yaml:2: l1.set_index: fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has 16 sets of 128 B");
+  EXPECT_EQ(error_of("l1:\n  waysz: 4\n"), "t.yaml:2: l1.waysz: unknown key");
+  EXPECT_EQ(error_of("l1:\n  hit_latency: 0\n"), "t.yaml:2: l1.hit_latency: value 0 out of range [1, 1000]");
+  EXPECT_EQ(error_of("l1:\n  size_bytes: 8192\n  set_index: linear\n"), "");
+}
+
+TEST(L1Params, UnknownDesignInMakeL1) {
+  L1Params p;
+  p.design = "nope";
+  StatGroup root("top");
+  BlockEnv env;
+  env.stats = &root;
+  try {
+    make_l1(p, "l1", 0, env);
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("l1.design: unknown L1 design 'nope'"), std::string::npos);
+  }
+}

@@ -1,0 +1,182 @@
+// GoldenMemory: own stores checked, corruption caught, other warps' stores racy, kernel end commits.
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include "models/common/memory_image.h"
+#include "tb/checker/golden_memory.h"
+
+namespace gms {
+namespace {
+
+std::vector<uint8_t> initial(uint64_t addr, unsigned n) {
+  std::vector<uint8_t> v(n);
+  for (unsigned i = 0; i < n; ++i) v[i] = initial_byte(addr + i);
+  return v;
+}
+
+TEST(TbGolden, UntouchedMemoryReadsTheInitialImage) {
+  GoldenMemory g;
+  const auto line = initial(0x12340, 128);
+  g.on_load(3, 0x12340, line.data(), 128);
+  EXPECT_EQ(g.loads_checked(), 1u);
+  EXPECT_EQ(g.bytes_checked(), 128u);
+  EXPECT_EQ(g.mismatches(), 0u);
+  EXPECT_TRUE(g.passed());
+  EXPECT_EQ(g.image_byte(0x12345), initial_byte(0x12345));
+}
+
+TEST(TbGolden, SameWarpStoreThenLoadPasses) {
+  GoldenMemory g;
+  const uint8_t v[4] = {1, 2, 3, 4};
+  g.on_store(7, 0x1000, v, 4);
+  g.on_load(7, 0x1000, v, 4);
+  EXPECT_EQ(g.bytes_checked(), 4u);
+  EXPECT_EQ(g.mismatches(), 0u);
+  // A load that still sees the old contents misses the warp's own store.
+  const auto old = initial(0x1000, 4);
+  g.on_load(7, 0x1000, old.data(), 4);
+  EXPECT_EQ(g.mismatches(), 1u);
+  // Until the kernel ends the image is unchanged.
+  EXPECT_EQ(g.image_byte(0x1002), initial_byte(0x1002));
+}
+
+TEST(TbGolden, CorruptedByteIsReported) {
+  GoldenMemory g;
+  auto line = initial(0x8000, 128);
+  const uint8_t good = line[37];
+  line[37] ^= 0x5a;
+  g.on_load(12, 0x8000, line.data(), 128);
+  EXPECT_EQ(g.mismatches(), 1u);
+  EXPECT_FALSE(g.passed());
+  ASSERT_EQ(g.first_mismatches().size(), 1u);
+  const Mismatch& m = g.first_mismatches()[0];
+  EXPECT_EQ(m.warp_uid, 12u);
+  EXPECT_EQ(m.load_addr, 0x8000u);
+  EXPECT_EQ(m.load_bytes, 128u);
+  EXPECT_EQ(m.addr, 0x8025u);
+  EXPECT_EQ(m.expected, good);
+  EXPECT_EQ(m.got, uint8_t(good ^ 0x5a));
+  EXPECT_EQ(m.wrong_bytes, 1u);
+  std::ostringstream os;
+  g.print_report(os);
+  char bytes[64];
+  std::snprintf(bytes, sizeof bytes, "expected 0x%x got 0x%x", good, uint8_t(good ^ 0x5a));
+  EXPECT_EQ(os.str(),
+            "golden memory: FAIL, 0 kernels, 1 loads checked, 128 bytes checked, 1 mismatches, 0 racy bytes, "
+            "0 write conflicts\n  mismatch: kernel 0 warp 12 load 0x8000+128: byte 0x8025 " +
+                std::string(bytes) + " (1 wrong bytes)\n");
+}
+
+TEST(TbGolden, KeepsTheFirstTenMismatches) {
+  GoldenMemory g;
+  for (uint64_t i = 0; i < 15; ++i) {
+    uint8_t b = uint8_t(initial_byte(0x100 * i) + 1);
+    g.on_load(i, 0x100 * i, &b, 1);
+  }
+  EXPECT_EQ(g.mismatches(), 15u);
+  ASSERT_EQ(g.first_mismatches().size(), 10u);
+  EXPECT_EQ(g.first_mismatches()[9].warp_uid, 9u);
+  std::ostringstream os;
+  g.print_report(os);
+  EXPECT_NE(os.str().find("  ... and 5 more mismatching loads\n"), std::string::npos);
+}
+
+TEST(TbGolden, AnotherWarpsStoreIsRacyNotAMismatch) {
+  GoldenMemory g;
+  const uint8_t v[8] = {9, 9, 9, 9, 9, 9, 9, 9};
+  g.on_store(1, 0x2000, v, 8);
+  const uint8_t junk[16] = {};
+  // Bytes 0x2000..0x2007 are racy for warp 2; 0x2008..0x200f still come from the image.
+  auto mixed = initial(0x2000, 16);
+  std::copy(junk, junk + 8, mixed.begin());
+  g.on_load(2, 0x2000, mixed.data(), 16);
+  EXPECT_EQ(g.racy_bytes(), 8u);
+  EXPECT_EQ(g.bytes_checked(), 8u);
+  EXPECT_EQ(g.mismatches(), 0u);
+}
+
+TEST(TbGolden, KernelEndCommits) {
+  GoldenMemory g;
+  const uint8_t v[2] = {0xab, 0xcd};
+  g.on_store(1, 0x3000, v, 2);
+  g.on_kernel_end();
+  EXPECT_EQ(g.kernels(), 1u);
+  EXPECT_EQ(g.image_byte(0x3000), 0xab);
+  EXPECT_EQ(g.image_byte(0x3001), 0xcd);
+  // Next kernel: any warp reads the committed value and it is checked, not racy.
+  g.on_load(5, 0x3000, v, 2);
+  EXPECT_EQ(g.bytes_checked(), 2u);
+  EXPECT_EQ(g.racy_bytes(), 0u);
+  EXPECT_EQ(g.mismatches(), 0u);
+  const auto old = initial(0x3000, 2);
+  g.on_load(5, 0x3000, old.data(), 2);
+  EXPECT_EQ(g.mismatches(), 1u);
+  EXPECT_EQ(g.first_mismatches()[0].kernel, 1u);
+  EXPECT_EQ(g.first_mismatches()[0].expected, 0xab);
+}
+
+TEST(TbGolden, WriteConflictsMakeBytesUnknownUntilRewritten) {
+  GoldenMemory g;
+  const uint8_t a = 1, b = 2;
+  g.on_store(1, 0x4000, &a, 1);
+  g.on_store(1, 0x4000, &a, 1);  // the same warp again: program order, no conflict
+  EXPECT_EQ(g.write_conflicts(), 0u);
+  g.on_store(2, 0x4000, &b, 1);
+  EXPECT_EQ(g.write_conflicts(), 1u);
+  g.on_load(2, 0x4000, &a, 1);  // even the last writer cannot rely on it
+  EXPECT_EQ(g.racy_bytes(), 1u);
+  g.on_kernel_end();
+  g.on_load(3, 0x4000, &a, 1);  // no defined value after the kernel either
+  EXPECT_EQ(g.racy_bytes(), 2u);
+  g.on_store(3, 0x4000, &b, 1);
+  g.on_kernel_end();
+  g.on_load(4, 0x4000, &b, 1);
+  EXPECT_EQ(g.racy_bytes(), 2u);
+  EXPECT_EQ(g.bytes_checked(), 1u);
+  EXPECT_EQ(g.mismatches(), 0u);
+}
+
+TEST(TbGolden, AccessesCrossingAPage) {
+  GoldenMemory g;
+  const uint8_t v[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+  g.on_store(0, 4092, v, 8);  // 4 bytes in page 0, 4 in page 1
+  g.on_load(0, 4092, v, 8);
+  EXPECT_EQ(g.bytes_checked(), 8u);
+  EXPECT_EQ(g.mismatches(), 0u);
+  g.on_kernel_end();
+  EXPECT_EQ(g.image_byte(4095), 13);
+  EXPECT_EQ(g.image_byte(4096), 14);
+  EXPECT_EQ(g.image_byte(4091), initial_byte(4091));
+  EXPECT_EQ(g.image_byte(4100), initial_byte(4100));
+}
+
+TEST(TbGolden, StatisticsHangUnderAParent) {
+  StatGroup root("run");
+  GoldenMemory g(root);
+  const uint8_t b = uint8_t(initial_byte(64) ^ 1);
+  g.on_load(0, 64, &b, 1);
+  EXPECT_EQ(root.value("golden_memory.mismatches"), 1.0);
+  EXPECT_EQ(root.value("golden_memory.loads_checked"), 1.0);
+  EXPECT_EQ(root.value("golden_memory.bytes_checked"), 1.0);
+  EXPECT_EQ(root.value("golden_memory.racy_bytes"), 0.0);
+  EXPECT_EQ(root.value("golden_memory.write_conflicts"), 0.0);
+}
+
+}  // namespace
+}  // namespace gms
+
+namespace gms {
+namespace {
+
+TEST(TbGolden, WordFillEqualsInitialByte) {
+  std::vector<uint8_t> buf(300);
+  for (uint64_t start : {0ull, 1ull, 7ull, 4093ull, 0x123456789ull}) {
+    fill_initial_bytes(start, buf.data(), unsigned(buf.size()));
+    for (unsigned i = 0; i < buf.size(); ++i) ASSERT_EQ(buf[i], initial_byte(start + i)) << start << "+" << i;
+  }
+}
+
+}  // namespace
+}  // namespace gms
