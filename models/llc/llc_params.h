@@ -1,0 +1,44 @@
+// Parameters of one memory-side LLC slice (YAML section `llc:`). Defaults: the Fermi-class L2 bank of
+// paper 000 (12 banks x 64 KB, 8-way, 128 B lines, 32 MSHRs) at the 700 MHz L2 clock of paper 001.
+// Times are cycles of the slice clock.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "models/common/config.h"
+
+namespace gms {
+
+enum class LlcFetch : uint8_t { Sector, Line };
+// How a line address picks its set (see llc_set_hash.h): xor_fold spreads the slice-interleaved
+// addresses a slice sees over all its sets; linear and fermi_hash are the cache core's functions.
+enum class LlcSetIndex : uint8_t { XorFold, Linear, FermiHash };
+
+struct LlcParams {
+  uint32_t slices = 12;  // read by the system builder
+  double clock_mhz = 700.0;
+  uint64_t size_bytes = 65536;  // per slice
+  uint32_t ways = 8;
+  uint32_t line_bytes = 128;   // fixed: the GPU request size
+  uint32_t sector_bytes = 32;  // fixed: the chunk-mask granularity
+  std::string replacement = "lru";
+  LlcSetIndex set_index = LlcSetIndex::XorFold;
+  uint32_t mshr_entries = 32;
+  uint32_t mshr_max_merge = 16;
+  uint32_t latency = 20;         // cycles from access to response for hits and write acks
+  uint32_t input_queue = 8;      // requests accepted from the NoC, waiting for the tag access
+  uint32_t miss_queue = 8;       // DRAM requests (fetches and write-backs) waiting for the channel
+  uint32_t response_queue = 32;  // hit responses and write acks in the access pipeline
+  LlcFetch fetch = LlcFetch::Sector;
+
+  uint32_t sets() const { return uint32_t(size_bytes / (uint64_t(ways) * line_bytes)); }
+
+  static LlcParams from(const ConfigNode& n);
+  // Throws ConfigError (without a file position) when fields set in code are inconsistent.
+  void check() const;
+};
+
+const char* to_string(LlcFetch f);
+const char* to_string(LlcSetIndex s);
+
+}  // namespace gms

@@ -1,0 +1,246 @@
+// LlcSlice: construction, socket plumbing and the per-cycle schedule.
+#include "models/llc/llc_slice.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/l1/replacement.h"
+
+namespace gms {
+
+namespace {
+
+const LlcParams& checked(const LlcParams& p) {
+  p.check();
+  return p;
+}
+
+StatGroup& parent_stats(const BlockEnv& env) {
+  if (!env.stats || !env.pool)
+    throw std::invalid_argument("LlcSlice: BlockEnv needs stats and a payload pool");
+  return *env.stats;
+}
+
+uint64_t ps_of(const sc_core::sc_time& t) {
+  return uint64_t(t / sc_core::sc_time(1, sc_core::SC_PS));
+}
+
+}  // namespace
+
+LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned slice_id, const BlockEnv& env)
+    : sc_core::sc_module(name),
+      tsock("tsock"),
+      isock("isock"),
+      p_(checked(p)),
+      slice_id_(slice_id),
+      env_(env),
+      clock_(p.clock_mhz),
+      rng_(env.seed, basename()),
+      stats_(parent_stats(env), basename(), "memory-side LLC slice"),
+      st_(stats_),
+      keys_(p.set_index, p.sets()),
+      tags_(p.sets(), p.ways, kLineBytes, keys_.indexer(),
+            make_replacement(p.replacement, p.sets(), p.ways, rng_)),
+      mshr_(p.mshr_entries, p.mshr_max_merge),
+      lines_(size_t(p.sets()) * p.ways),
+      miss_(p.mshr_entries),
+      waiters_(size_t(p.mshr_entries) * p.mshr_max_merge),
+      input_(p.input_queue),
+      hit_pipe_(p.response_queue),
+      answers_(size_t(p.mshr_entries) * p.mshr_max_merge),
+      fills_(size_t(p.mshr_entries) * kChunksPerLine),  // at most one fetch per sector per entry
+      out_(p.miss_queue),
+      done_(p.miss_queue) {
+  for (uint32_t i = p.mshr_entries; i-- > 0;) free_miss_.push_back(i);
+  wb_in_flight_.reserve(p.miss_queue * 2);
+  up_ = AtTargetPort([this](Payload& t, tlm::tlm_phase& ph,
+                            sc_core::sc_time& d) { return tsock->nb_transport_bw(t, ph, d); },
+                     [this](Payload& t, const sc_core::sc_time& d) { return on_request(t, d); },
+                     [this] { wake(); });
+  down_ = AtInitiatorPort([this](Payload& t, tlm::tlm_phase& ph,
+                                 sc_core::sc_time& d) { return isock->nb_transport_fw(t, ph, d); },
+                          [this] { wake(); }, [this](Payload& t) { return on_dram_response(t); });
+  tsock.register_nb_transport_fw(this, &LlcSlice::nb_transport_fw);
+  tsock.register_b_transport(this, &LlcSlice::b_transport);
+  tsock.register_transport_dbg(this, &LlcSlice::transport_dbg);
+  isock.register_nb_transport_bw(this, &LlcSlice::nb_transport_bw);
+
+  SC_HAS_PROCESS(LlcSlice);
+  SC_METHOD(run);
+  sensitive << wake_;
+  dont_initialize();
+
+  if (auto* tf = env.trace_file(basename())) {
+    probe_mshr_.attach(tf, basename(), "mshr_occupancy");
+    probe_hits_.attach(tf, basename(), "hits");
+    probe_misses_.attach(tf, basename(), "misses");
+  }
+}
+
+LlcSlice::~LlcSlice() = default;
+
+tlm::tlm_sync_enum LlcSlice::nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+  return up_.nb_transport_fw(t, ph, d);
+}
+
+tlm::tlm_sync_enum LlcSlice::nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+  return down_.nb_transport_bw(t, ph, d);
+}
+
+bool LlcSlice::on_request(Payload& t, const sc_core::sc_time& delay) {
+  ++st_.requests;
+  const uint64_t arrival_ps = Clock::now_ps() + ps_of(delay);
+  const uint64_t cycle = (arrival_ps + clock_.period_ps() - 1) / clock_.period_ps();
+  if (input_.size() < p_.input_queue) {
+    input_.push({&t, cycle});
+    wake();
+    return true;
+  }
+  held_ = &t;  // back-pressure: END_REQ when the input queue has room again
+  held_cycle_ = cycle;
+  ++st_.input_holds;
+  return false;
+}
+
+bool LlcSlice::on_dram_response(Payload& t) {
+  if (t.get_command() == tlm::TLM_WRITE_COMMAND) {
+    for (size_t i = 0; i < wb_in_flight_.size(); ++i)
+      if (wb_in_flight_[i].t == &t) {
+        wb_in_flight_[i] = wb_in_flight_.back();
+        wb_in_flight_.pop_back();
+        break;
+      }
+    done_.push(&t);  // released at the next run, after the port is done with it
+  } else {
+    fills_.push(&t);
+  }
+  wake();
+  return true;
+}
+
+void LlcSlice::wake() {
+  uint64_t c = clock_.next_edge_cycle();
+  if (ran_ && c <= last_cycle_) c = last_cycle_ + 1;
+  wake_.notify(clock_.until(c));
+}
+
+void LlcSlice::run() {
+  const uint64_t c = clock_.cycle();
+  if (ran_ && c <= last_cycle_) {  // a callback's trigger in a cycle already done: only reschedule
+    schedule_next(last_cycle_);
+    return;
+  }
+  ran_ = true;
+  last_cycle_ = c;
+  freed_ = false;
+  while (!done_.empty()) done_.pop()->release();
+  access_stage(c);
+  respond_stage(c);
+  dram_stage();
+  update_probes();
+  schedule_next(c);
+}
+
+void LlcSlice::access_stage(uint64_t c) {
+  if (stalled_) {  // the skipped cycles would have retried and failed the same way
+    st_.fail(stall_cause_, c - stall_cycle_ - 1);
+    stall_cycle_ = c;
+  }
+  if (!fills_.empty()) {  // fills take the array before new requests
+    process_fill(*fills_.pop(), c);
+    return;
+  }
+  if (input_.empty() || input_.front().cycle > c) return;
+  LlcStall why = LlcStall::MshrFull;
+  if (try_access(*input_.front().t, c, why)) {
+    input_.pop();
+    stalled_ = false;
+    admit_held(c);
+  } else {
+    st_.fail(why);
+    stalled_ = true;
+    stall_cause_ = why;
+    stall_cycle_ = c;
+  }
+}
+
+void LlcSlice::admit_held(uint64_t c) {
+  if (!held_ || input_.size() >= p_.input_queue) return;
+  Payload* t = held_;
+  held_ = nullptr;
+  input_.push({t, std::max(held_cycle_, c + 1)});
+  up_.accept(*t);  // END_REQ; the NoC may send its next request re-entrantly
+}
+
+void LlcSlice::respond_stage(uint64_t c) {
+  if (!up_.can_respond()) return;
+  RingQueue<Timed>* q = nullptr;
+  if (!hit_pipe_.empty() && hit_pipe_.front().cycle <= c) q = &hit_pipe_;
+  if (!answers_.empty() && answers_.front().cycle <= c && (!q || answers_.front().cycle < q->front().cycle))
+    q = &answers_;
+  if (!q) return;
+  Payload* t = q->pop().t;
+  freed_ = true;
+  ++st_.responses;
+  up_.respond(*t);
+}
+
+void LlcSlice::dram_stage() {
+  if (out_.empty() || !down_.can_send()) return;
+  freed_ = true;
+  down_.send(*out_.pop());
+}
+
+void LlcSlice::schedule_next(uint64_t c) {
+  uint64_t next = UINT64_MAX;
+  auto at = [&](uint64_t cycle) { next = std::min(next, std::max(cycle, c + 1)); };
+  if (!fills_.empty() || !done_.empty()) at(c + 1);
+  // A blocked head waits for the event that frees its resource (a fill, a sent DRAM request, a sent
+  // response, a write-back ack); all of those run this method.
+  if (!input_.empty() && (!stalled_ || freed_)) at(input_.front().cycle);
+  if (up_.can_respond()) {
+    if (!hit_pipe_.empty()) at(hit_pipe_.front().cycle);
+    if (!answers_.empty()) at(answers_.front().cycle);
+  }
+  if (!out_.empty() && down_.can_send()) at(c + 1);
+  if (next != UINT64_MAX) wake_.notify(clock_.until(next));
+}
+
+void LlcSlice::respond_after_latency(Payload& t, uint64_t c) {
+  hit_pipe_.push({&t, c + p_.latency});
+}
+
+void LlcSlice::sync_sectors(uint32_t set, uint32_t way) {
+  TagEntry& e = tags_.entry(set, way);
+  const LlcLineState& s = state(set, way);
+  e.sector_valid = full_sectors(s.valid);
+  e.sector_dirty = touched_sectors(s.dirty);
+}
+
+void LlcSlice::update_probes() {
+  if (!probe_mshr_.on()) return;
+  probe_mshr_.set(uint32_t(mshr_.size()));
+  probe_hits_.set(st_.hits.value);
+  probe_misses_.set(st_.misses.value);
+}
+
+bool LlcSlice::line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const {
+  const uint64_t key = keys_.key(line_of(line));
+  const uint32_t set = tags_.set_of(key);
+  for (uint32_t w = 0; w < p_.ways; ++w) {
+    const TagEntry& e = tags_.entry(set, w);
+    if ((e.valid || e.reserved) && e.line == key) {
+      if (valid) *valid = state(set, w).valid;
+      if (dirty) *dirty = state(set, w).dirty;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool LlcSlice::quiescent() const {
+  return input_.empty() && !held_ && hit_pipe_.empty() && answers_.empty() && fills_.empty() &&
+         out_.empty() && wb_in_flight_.empty() && mshr_.size() == 0 && up_.can_respond() && down_.can_send();
+}
+
+}  // namespace gms

@@ -1,0 +1,175 @@
+// One memory-side LLC slice (MECHANISMS.md "Baselines": write-back, write-allocate, non-inclusive L2
+// bank with 128 B lines and 32 B sectors), built on the shared cache core (TagArray, replacement policy,
+// MshrFile of models/l1). Sits between the NoC (tsock) and its DRAM channel (isock).
+//
+// Pipeline, one SC_METHOD woken only for cycles with work:
+//   accept   requests enter the input queue (END_REQ at once while it has room, else held);
+//   access   one tag/data access per cycle: a pending DRAM fill first, else the input-queue head, in
+//            arrival order; a head that lacks a resource stays (reservation fail) and is retried;
+//   respond  one response per cycle: hits and write acks `latency` cycles after their access, fill
+//            waiters the cycle after their last sector arrived;
+//   dram     one DRAM request (fetch or write-back) per cycle while the channel accepts.
+#pragma once
+#include <tlm.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <memory>
+#include <systemc>
+#include <vector>
+
+#include "models/common/at_port.h"
+#include "models/common/block_env.h"
+#include "models/common/clock.h"
+#include "models/common/rng.h"
+#include "models/common/trace.h"
+#include "models/l1/mshr_file.h"
+#include "models/l1/tag_array.h"
+#include "models/llc/byte_mask.h"
+#include "models/llc/llc_data_path.h"
+#include "models/llc/llc_params.h"
+#include "models/llc/llc_set_hash.h"
+#include "models/llc/llc_stats.h"
+#include "models/llc/ring_queue.h"
+
+namespace gms {
+
+class LlcSlice : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<LlcSlice> tsock;     // from the NoC
+  tlm_utils::simple_initiator_socket<LlcSlice> isock;  // to the DRAM channel
+
+  LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned slice_id, const BlockEnv& env);
+  ~LlcSlice() override;
+
+  // Mode-switch support (adaptive LLC). Both act at once on the array and queue timed DRAM writes that
+  // drain one per cycle (past the miss_queue limit; new misses wait until it has room again).
+  // write_back_all: every line with dirty bytes is written back and becomes clean (stays valid), lines
+  //   with a fill in flight included (their dirty bytes are the stores applied so far).
+  // invalidate_all: dirty lines are written back, then every line without a fill in flight is dropped;
+  //   a line with a fill in flight stays until its last fill has answered its waiters, and is then
+  //   written back if dirty and dropped.
+  // Both return the number of lines they wrote back / dropped now.
+  uint32_t write_back_all();
+  uint32_t invalidate_all();
+  // Nothing accepted, queued or in flight (downstream write-backs acknowledged).
+  bool quiescent() const;
+
+  const LlcParams& params() const { return p_; }
+  unsigned slice_id() const { return slice_id_; }
+  const Clock& clock() const { return clock_; }
+  const StatGroup& stats() const { return stats_; }
+  // Valid / dirty bytes of a line (false when it has no tag here). For tests and controllers.
+  bool line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const;
+  size_t mshr_in_use() const { return mshr_.size(); }
+
+ private:
+  struct Timed {
+    Payload* t = nullptr;
+    uint64_t cycle = 0;  // input: first cycle it may be accessed; responses: cycle it is due
+  };
+  struct MissSlot {  // the LLC's side of one MSHR entry (MshrFile::Entry::cookie = slot index)
+    uint32_t set = 0, way = 0;
+    uint8_t filled = 0;  // sectors whose fill has arrived
+  };
+  struct Waiter {  // per waiting read, parallel to MshrFile::Entry::waiters
+    ByteMask need = 0, have = 0;
+    uint8_t offset = 0, sectors = 0;
+  };
+  struct Allocation {  // a victim chosen for a new line, before anything is changed
+    int way = -1;
+    bool evict = false, writeback = false;
+  };
+  struct WritebackInFlight {
+    uint64_t line;
+    Payload* t;
+  };
+
+  // Sockets and ports (llc_slice.cpp).
+  tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  bool on_request(Payload& t, const sc_core::sc_time& delay);
+  bool on_dram_response(Payload& t);
+  void wake();  // from a callback: run at the next cycle edge not yet processed
+
+  // The cycle (llc_slice.cpp).
+  void run();
+  void access_stage(uint64_t c);
+  void respond_stage(uint64_t c);
+  void dram_stage();
+  void schedule_next(uint64_t c);
+  void admit_held(uint64_t c);
+
+  // Accesses (llc_access.cpp): false = reservation fail, nothing changed, `why` set.
+  bool try_access(Payload& t, uint64_t c, LlcStall& why);
+  bool try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
+  bool try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
+  bool plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slots, LlcStall& why);
+  void commit_allocation(uint64_t key, uint32_t set, const Allocation& al, bool reserved);
+  void add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, uint32_t set, uint32_t way);
+  void queue_fetch(uint64_t line, uint8_t sectors, Payload& origin);
+  void queue_writeback(uint32_t set, uint32_t way);
+  bool writeback_in_flight(uint64_t line) const;
+  void respond_after_latency(Payload& t, uint64_t c);
+
+  // Fills (llc_fill.cpp).
+  void process_fill(Payload& f, uint64_t c);
+  void close_miss(MshrFile::Entry& e);
+
+  // Functional and debug paths, maintenance (llc_functional.cpp).
+  void b_transport(Payload& t, sc_core::sc_time& delay);
+  unsigned int transport_dbg(Payload& t);
+  void functional_read(Payload& t, const LlcAccess& a, sc_core::sc_time& delay);
+  void functional_write(Payload& t, const LlcAccess& a, sc_core::sc_time& delay);
+  int functional_allocate(uint64_t key, sc_core::sc_time& delay);
+  void drop_line(uint32_t set, uint32_t way);
+
+  LlcLineState& state(uint32_t set, uint32_t way) { return lines_[size_t(set) * p_.ways + way]; }
+  const LlcLineState& state(uint32_t set, uint32_t way) const { return lines_[size_t(set) * p_.ways + way]; }
+  void sync_sectors(uint32_t set, uint32_t way);  // TagEntry sector bits mirror the byte masks
+  Waiter& waiter(uint64_t slot, size_t i) { return waiters_[size_t(slot) * p_.mshr_max_merge + i]; }
+  void update_probes();
+
+  LlcParams p_;
+  unsigned slice_id_;
+  BlockEnv env_;
+  Clock clock_;
+  Rng rng_;
+  StatGroup stats_;
+  LlcStats st_;
+  LlcLineKey keys_;
+  TagArray tags_;
+  MshrFile mshr_;
+  std::vector<LlcLineState> lines_;
+  std::vector<MissSlot> miss_;
+  std::vector<Waiter> waiters_;
+  std::vector<uint32_t> free_miss_;
+
+  AtTargetPort up_;
+  AtInitiatorPort down_;
+  sc_core::sc_event wake_;
+  bool ran_ = false;
+  uint64_t last_cycle_ = 0;  // the cycle run() last did its work
+  bool freed_ = false;       // this cycle sent a response or a DRAM request (a blocked head may go)
+
+  RingQueue<Timed> input_;
+  Payload* held_ = nullptr;  // request whose END_REQ is withheld (input queue full)
+  uint64_t held_cycle_ = 0;
+  RingQueue<Timed> hit_pipe_;  // hit responses and write acks, due in access order
+  RingQueue<Timed> answers_;   // fill waiters, due in fill order
+  RingQueue<Payload*> fills_;  // DRAM read responses waiting for the access stage
+  RingQueue<Payload*> out_;    // DRAM requests waiting for the channel
+  RingQueue<Payload*> done_;   // acknowledged write-backs, released at the next run
+  std::vector<WritebackInFlight> wb_in_flight_;
+
+  // Reservation-fail accounting: a blocked head is retried at the next cycle the block runs; the
+  // cycles in between (nothing changed, so the retry would have failed the same way) are added then.
+  bool stalled_ = false;
+  LlcStall stall_cause_ = LlcStall::MshrFull;
+  uint64_t stall_cycle_ = 0;
+
+  Probe<uint32_t> probe_mshr_;
+  Probe<uint64_t> probe_hits_, probe_misses_;
+};
+
+}  // namespace gms

@@ -1,0 +1,36 @@
+// Coalescing unit: merges a warp instruction's active-lane accesses into the 128 B line requests it needs,
+// each with the 32 B chunk (sector) mask the lanes touch (papers 000 sec. 3.2, 001, 002, 003 sec. 4.1).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/sm/workload.h"
+
+namespace gms {
+
+struct LineRequest {
+  uint64_t line_addr = 0;          // 128 B aligned
+  uint8_t chunk_mask = 0;          // 32 B chunks touched
+  uint32_t lanes = 0;              // lanes with at least one byte in this line
+  uint64_t byte_mask[2] = {0, 0};  // bytes touched: bit i of word i/64 = byte i of the line
+
+  bool byte_touched(unsigned offset) const { return (byte_mask[offset / 64] >> (offset % 64)) & 1; }
+  void touch_bytes(unsigned lo, unsigned hi);  // [lo, hi) within the line
+};
+
+class Coalescer {
+ public:
+  // Line requests in order of first touch by lane index; an access crossing a line boundary is split
+  // across both lines. Throws std::invalid_argument for a width other than 1, 2, 4, 8 or 16.
+  static void coalesce(const WarpInst& inst, std::vector<LineRequest>& out);
+  // Same, into a buffer owned by the coalescer (reused: no allocation in steady state).
+  const std::vector<LineRequest>& run(const WarpInst& inst) {
+    coalesce(inst, buf_);
+    return buf_;
+  }
+
+ private:
+  std::vector<LineRequest> buf_;
+};
+
+}  // namespace gms

@@ -1,0 +1,120 @@
+// One SM's load-store front end: resident CTAs and warps, a warp scheduler issuing one memory instruction
+// per cycle, the coalescer, and a memory pipeline sending at most one 128 B line request per cycle to the
+// L1 under per-warp and per-SM limits on requests in flight. Event driven: the one method runs only in
+// cycles with work (an issue, a send, a finished CTA to report).
+#pragma once
+#include <tlm.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <systemc>
+
+#include <memory>
+#include <vector>
+
+#include "models/common/at_port.h"
+#include "models/common/block_env.h"
+#include "models/common/clock.h"
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+#include "models/sm/coalescer.h"
+#include "models/sm/sm_params.h"
+#include "models/sm/warp_scheduler.h"
+#include "models/sm/warp_state.h"
+#include "models/sm/workload.h"
+
+namespace gms {
+
+class CtaDispatcher;
+
+class SmCore : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<SmCore> isock;  // to this SM's L1
+
+  SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, const BlockEnv& env,
+         MemObserver* observer /* nullable */);
+
+  void set_dispatcher(CtaDispatcher* d) { dispatcher_ = d; }
+  // Room for one more CTA of this kernel now (CTAs, warps, threads, registers, shared memory).
+  bool can_accept(const KernelInfo& k) const;
+  // Whether one CTA of this kernel fits an empty SM at all.
+  bool fits_empty(const KernelInfo& k) const;
+  void launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k);
+  // No resident CTA and no request in flight.
+  bool idle() const { return resident_ctas_ == 0 && in_flight_ == 0; }
+
+  unsigned sm_id() const { return sm_id_; }
+  const Clock& clock() const { return clock_; }
+  const SmParams& params() const { return p_; }
+  uint64_t warp_insts() const { return warp_insts_.value; }
+  uint32_t in_flight() const { return in_flight_; }
+  // The byte a store writes at addr: a fixed function of the SM, its store counter and the address, so
+  // every store instruction leaves a recognisable pattern.
+  static uint8_t store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr);
+  const StatGroup& stats() const { return stats_; }
+
+ private:
+  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+    return port_.nb_transport_bw(t, ph, d);
+  }
+  void tick();
+  void report_finished_ctas();
+  bool try_issue(uint64_t cycle);
+  void issue(uint32_t slot, uint64_t cycle);
+  void notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq);
+  bool limits_allow_head() const;
+  void send_head(uint64_t cycle);
+  bool on_response(Payload& t);
+  void on_request_accepted();
+  void finish_line(Payload& t);
+  void warp_progress(uint32_t slot);
+  void schedule_next();
+  bool warp_ready(const WarpSlot& w, uint64_t cycle) const;
+
+  SmParams p_;
+  unsigned sm_id_;
+  BlockEnv env_;
+  MemObserver* observer_;
+  CtaDispatcher* dispatcher_ = nullptr;
+  Clock clock_;
+  sc_core::sc_event wake_;
+  AtInitiatorPort port_;
+  std::unique_ptr<WarpScheduler> scheduler_;
+  Coalescer coalescer_;
+
+  // Residents.
+  std::vector<CtaSlot> ctas_;
+  std::vector<WarpSlot> warps_;
+  std::vector<uint32_t> finished_ctas_;  // CTA slots finished, not yet reported to the dispatcher
+  std::vector<uint32_t> reporting_;      // scratch of report_finished_ctas()
+  WarpReadiness readiness_;
+  uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_regs_ = 0, used_shmem_ = 0;
+  uint64_t next_age_ = 0;
+
+  // Memory pipeline: the line requests of the last issued instruction still to be sent.
+  std::vector<LineRequest> pipe_lines_;
+  size_t pipe_next_ = 0;
+  uint32_t pipe_inst_ = 0;
+  SlotTable<InstRecord> insts_;
+  SlotTable<LineSlot> lines_;
+  uint32_t in_flight_ = 0;
+  uint64_t request_seq_ = 0, store_seq_ = 0;
+
+  // Cycle bookkeeping (UINT64_MAX = never).
+  uint64_t last_issue_cycle_ = UINT64_MAX, last_send_cycle_ = UINT64_MAX;
+  uint64_t pending_wake_cycle_ = UINT64_MAX;
+  bool in_tick_ = false;
+  bool held_ = false;  // the L1 holds END_REQ of the last request
+  uint64_t held_since_ = 0;
+  bool limit_blocked_ = false;  // the head line waits for an outstanding-request slot
+  uint64_t limit_blocked_since_ = 0;
+  uint64_t active_since_ = 0;
+
+  StatGroup stats_;
+  Counter &warp_insts_, &load_insts_, &store_insts_, &line_requests_, &load_line_requests_,
+      &store_line_requests_, &load_sectors_, &store_sectors_, &requests_, &responses_, &mem_stall_cycles_,
+      &limit_stall_cycles_, &active_cycles_, &ctas_launched_, &ctas_completed_, &max_in_flight_, &wakeups_;
+  Histogram& load_latency_;
+  Probe<uint32_t> in_flight_probe_, ctas_probe_;
+};
+
+}  // namespace gms

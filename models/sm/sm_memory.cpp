@@ -1,0 +1,185 @@
+// SmCore's memory side: instruction issue and coalescing, the one-line-per-cycle memory pipeline to the
+// L1, and responses.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "models/common/rng.h"
+#include "models/sm/sm_core.h"
+
+namespace gms {
+
+// Low bits of MemReq::id: the LineSlot index (max_outstanding_per_sm <= 65535, see sm_params.cpp).
+constexpr unsigned kSlotBits = 16;
+
+uint8_t SmCore::store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr) {
+  return uint8_t(mix64((addr & ~uint64_t(7)) ^ (store_seq << 40) ^ (uint64_t(sm_id) << 56)) >>
+                 (8 * (addr & 7)));
+}
+
+bool SmCore::try_issue(uint64_t cycle) {
+  // One issue per cycle, and not in the cycle the previous instruction's last line went out.
+  if (last_issue_cycle_ == cycle || last_send_cycle_ == cycle) return false;
+  bool any = false;
+  for (size_t s = 0; s < warps_.size(); ++s) {
+    const bool r = warp_ready(warps_[s], cycle);
+    readiness_.ready[s] = r;
+    readiness_.age[s] = warps_[s].age;
+    any |= r;
+  }
+  if (!any) return false;
+  const int slot = scheduler_->pick(readiness_);
+  if (slot < 0) return false;
+  issue(uint32_t(slot), cycle);
+  return true;
+}
+
+void SmCore::issue(uint32_t slot, uint64_t cycle) {
+  WarpSlot& w = warps_[slot];
+  const WarpInst& inst = w.next;
+  const bool load = inst.kind == MemKind::Load;
+  if (!load && inst.kind != MemKind::Store)
+    throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": " +
+                             to_string(inst.kind) +
+                             " instructions are not modelled by the SM front end (loads and stores only)");
+  Coalescer::coalesce(inst, pipe_lines_);
+  pipe_next_ = 0;
+  const uint32_t n = uint32_t(pipe_lines_.size());
+  uint64_t sectors = 0;
+  for (const LineRequest& l : pipe_lines_) sectors += unsigned(popcount8(l.chunk_mask));
+  ++warp_insts_;
+  line_requests_ += n;
+  if (load) {
+    ++load_insts_;
+    load_line_requests_ += n;
+    load_sectors_ += sectors;
+  } else {
+    ++store_insts_;
+    store_line_requests_ += n;
+    store_sectors_ += sectors;
+  }
+  last_issue_cycle_ = cycle;
+  const uint64_t seq = load ? 0 : store_seq_++;
+  if (n > 0) {
+    if (insts_.full()) throw std::logic_error(std::string(name()) + ": instruction table overflow");
+    pipe_inst_ = insts_.alloc();
+    InstRecord& rec = insts_[pipe_inst_];
+    if (load && observer_) rec.inst = inst;
+    rec.kind = inst.kind;
+    rec.pc = inst.pc;
+    rec.store_seq = seq;
+    rec.warp_slot = slot;
+    rec.lines_left = n;
+    rec.issue_cycle = cycle;
+    w.unsent = n;
+  }
+  if (!load && observer_) notify_stores(inst, w.uid, seq);
+  // Pull the warp's next instruction now: its gap counts from this issue.
+  w.has_next = w.stream->next(w.next);
+  if (w.has_next) w.ready_cycle = cycle + w.next.gap;
+  warp_progress(slot);
+}
+
+void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq) {
+  uint8_t bytes[16];
+  for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
+    for (unsigned b = 0; b < inst.width; ++b) bytes[b] = store_byte(sm_id_, store_seq, a + b);
+    observer_->on_store(uid, a, bytes, inst.width);
+  }
+}
+
+bool SmCore::limits_allow_head() const {
+  if (in_flight_ >= p_.max_outstanding_per_sm) return false;
+  return warps_[insts_[pipe_inst_].warp_slot].in_flight < p_.max_outstanding_per_warp;
+}
+
+void SmCore::send_head(uint64_t cycle) {
+  const LineRequest& l = pipe_lines_[pipe_next_++];
+  const InstRecord& rec = insts_[pipe_inst_];
+  WarpSlot& w = warps_[rec.warp_slot];
+  Payload& t = env_.pool->allocate();
+  const uint32_t ls = lines_.alloc();
+  lines_[ls] = LineSlot{&t, pipe_inst_, l.lanes};
+  t.set_address(l.line_addr);
+  std::memset(t.get_data_ptr(), 0, kLineBytes);
+  if (rec.kind == MemKind::Load) {
+    t.set_command(tlm::TLM_READ_COMMAND);
+  } else {
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    unsigned char* be = PayloadPool::enable_bytes(t);
+    unsigned char* data = t.get_data_ptr();
+    for (unsigned i = 0; i < kLineBytes; ++i)
+      if (l.byte_touched(i)) {
+        be[i] = TLM_BYTE_ENABLED;
+        data[i] = store_byte(sm_id_, rec.store_seq, l.line_addr + i);
+      }
+  }
+  MemReq& r = req_of(t);
+  r.sm = sm_id_;
+  r.warp = rec.warp_slot;
+  r.cta = ctas_[w.cta_slot].work->cta_id;
+  r.pc = rec.pc;
+  r.kind = rec.kind;
+  r.line_addr = l.line_addr;
+  r.chunk_mask = l.chunk_mask;
+  r.id = (request_seq_++ << kSlotBits) | ls;
+  r.issue_ps = Clock::now_ps();
+  --w.unsent;
+  ++w.in_flight;
+  ++in_flight_;
+  if (in_flight_ > max_in_flight_.value) max_in_flight_.value = in_flight_;
+  ++requests_;
+  in_flight_probe_.set(in_flight_);
+  last_send_cycle_ = cycle;
+  // All bookkeeping is done: the response may come back inside send().
+  if (!port_.send(t)) {
+    held_ = true;
+    held_since_ = cycle;
+  }
+}
+
+void SmCore::on_request_accepted() {
+  if (!held_) return;  // END_REQ inside send(): no stall
+  held_ = false;
+  mem_stall_cycles_ += clock_.next_edge_cycle() - held_since_;
+  schedule_next();
+}
+
+bool SmCore::on_response(Payload& t) {
+  MemReq& r = req_of(t);
+  const uint32_t ls = uint32_t(r.id & ((1u << kSlotBits) - 1));
+  if (ls >= p_.max_outstanding_per_sm || lines_[ls].payload != &t)
+    throw std::logic_error(std::string(name()) + ": response for a request this SM does not have in flight");
+  if (t.is_response_error())
+    throw std::runtime_error(std::string(name()) + ": error response (" + t.get_response_string() +
+                             ") for line " + std::to_string(r.line_addr));
+  const LineSlot line = lines_[ls];
+  lines_[ls].payload = nullptr;
+  lines_.release(ls);
+  InstRecord& rec = insts_[line.inst];
+  const uint32_t slot = rec.warp_slot;
+  WarpSlot& w = warps_[slot];
+  ++responses_;
+  --w.in_flight;
+  --in_flight_;
+  in_flight_probe_.set(in_flight_);
+  if (rec.kind == MemKind::Load && observer_) {
+    const uint64_t line_addr = r.line_addr, line_end = line_addr + kLineBytes;
+    for (uint32_t m = line.lanes; m; m &= m - 1) {
+      const uint64_t a = rec.inst.addr[unsigned(__builtin_ctz(m))], e = a + rec.inst.width;
+      const uint64_t lo = a > line_addr ? a : line_addr, hi = e < line_end ? e : line_end;
+      observer_->on_load(w.uid, lo, t.get_data_ptr() + (lo - line_addr), unsigned(hi - lo));
+    }
+  }
+  if (--rec.lines_left == 0) {
+    if (rec.kind == MemKind::Load) load_latency_.add(clock_.next_edge_cycle() - rec.issue_cycle);
+    insts_.release(line.inst);
+  }
+  t.release();
+  warp_progress(slot);
+  schedule_next();
+  return true;
+}
+
+}  // namespace gms

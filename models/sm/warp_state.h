@@ -1,0 +1,79 @@
+// Per-SM bookkeeping of resident CTAs, warps, instructions awaiting responses and line requests in flight.
+// Flat arrays with free lists: nothing is allocated per instruction or per request.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/common/at_port.h"
+#include "models/sm/workload.h"
+
+namespace gms {
+
+struct WarpSlot {
+  bool active = false;
+  uint32_t cta_slot = 0;
+  uint64_t uid = 0;  // cta_id * warps_per_cta + index in the CTA (MemObserver's warp_uid)
+  uint64_t age = 0;  // launch order on this SM (GTO's "oldest")
+  WarpStream* stream = nullptr;
+  WarpInst next;  // the next instruction, pulled one ahead so its gap is known
+  bool has_next = false;
+  uint64_t ready_cycle = 0;  // first SM cycle the next instruction may issue
+  uint32_t in_flight = 0;    // line requests sent, response not yet back
+  uint32_t unsent = 0;       // line requests still in the memory pipeline
+
+  bool finished() const { return !has_next && in_flight == 0 && unsent == 0; }
+};
+
+struct CtaSlot {
+  bool active = false;
+  std::unique_ptr<CtaWork> work;  // owns the warp streams
+  uint32_t warps_left = 0;
+  // Resources held while resident.
+  uint32_t warps = 0, threads = 0, regs = 0, shmem = 0;
+};
+
+// An issued instruction with line requests not yet answered.
+struct InstRecord {
+  WarpInst inst;  // copied for loads only when an observer wants the returned bytes per lane
+  MemKind kind = MemKind::Load;
+  uint64_t pc = 0;
+  uint64_t store_seq = 0;  // the SM's store counter at issue (store data pattern)
+  uint32_t warp_slot = 0;
+  uint32_t lines_left = 0;  // line requests not yet answered (sent or not)
+  uint64_t issue_cycle = 0;
+};
+
+// A line request in flight; its index travels in the low 16 bits of MemReq::id.
+struct LineSlot {
+  Payload* payload = nullptr;
+  uint32_t inst = 0;   // InstRecord index
+  uint32_t lanes = 0;  // lanes this line serves
+};
+
+// Fixed-capacity table of T with a free list of indices.
+template <class T>
+class SlotTable {
+ public:
+  void init(size_t n) {
+    items_.assign(n, T());
+    free_.clear();
+    for (size_t i = n; i-- > 0;) free_.push_back(uint32_t(i));
+  }
+  bool full() const { return free_.empty(); }
+  size_t in_use() const { return items_.size() - free_.size(); }
+  uint32_t alloc() {
+    uint32_t i = free_.back();
+    free_.pop_back();
+    return i;
+  }
+  void release(uint32_t i) { free_.push_back(i); }
+  T& operator[](uint32_t i) { return items_[i]; }
+  const T& operator[](uint32_t i) const { return items_[i]; }
+
+ private:
+  std::vector<T> items_;
+  std::vector<uint32_t> free_;
+};
+
+}  // namespace gms

@@ -1,0 +1,114 @@
+// LlcParams from YAML (every key, defaults, range and cross-field errors) and the set-index adapter.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "models/common/address_map.h"
+#include "models/llc/llc_params.h"
+#include "models/llc/llc_set_hash.h"
+
+using gms::ConfigError;
+using gms::ConfigNode;
+using gms::LlcParams;
+
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    LlcParams::from(ConfigNode::load_string(yaml, "c.yaml").child("llc"));
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(LlcConfig, DefaultsAndEveryKey) {
+  LlcParams d = LlcParams::from(ConfigNode::load_string("llc: {}\n", "c.yaml").child("llc"));
+  EXPECT_EQ(d.slices, 12u);
+  EXPECT_DOUBLE_EQ(d.clock_mhz, 700.0);
+  EXPECT_EQ(d.size_bytes, 65536u);
+  EXPECT_EQ(d.ways, 8u);
+  EXPECT_EQ(d.sets(), 64u);
+  EXPECT_EQ(d.replacement, "lru");
+  EXPECT_EQ(d.set_index, gms::LlcSetIndex::XorFold);
+  EXPECT_EQ(d.mshr_entries, 32u);
+  EXPECT_EQ(d.mshr_max_merge, 16u);
+  EXPECT_EQ(d.latency, 20u);
+  EXPECT_EQ(d.input_queue, 8u);
+  EXPECT_EQ(d.miss_queue, 8u);
+  EXPECT_EQ(d.response_queue, 32u);
+  EXPECT_EQ(d.fetch, gms::LlcFetch::Sector);
+  LlcParams p = LlcParams::from(
+      ConfigNode::load_string(
+          "llc:\n  slices: 6\n  clock_mhz: 1400\n  size_bytes: 131072\n  ways: 16\n"
+          "  line_bytes: 128\n  sector_bytes: 32\n  replacement: srrip\n  set_index: fermi_hash\n"
+          "  mshr_entries: 64\n  mshr_max_merge: 4\n  latency: 120\n  input_queue: 4\n"
+          "  miss_queue: 16\n  response_queue: 128\n  fetch: line\n",
+          "c.yaml")
+          .child("llc"));
+  EXPECT_EQ(p.slices, 6u);
+  EXPECT_DOUBLE_EQ(p.clock_mhz, 1400.0);
+  EXPECT_EQ(p.sets(), 64u);
+  EXPECT_EQ(p.replacement, "srrip");
+  EXPECT_EQ(p.set_index, gms::LlcSetIndex::FermiHash);
+  EXPECT_EQ(p.mshr_entries, 64u);
+  EXPECT_EQ(p.mshr_max_merge, 4u);
+  EXPECT_EQ(p.latency, 120u);
+  EXPECT_EQ(p.input_queue, 4u);
+  EXPECT_EQ(p.miss_queue, 16u);
+  EXPECT_EQ(p.response_queue, 128u);
+  EXPECT_EQ(p.fetch, gms::LlcFetch::Line);
+  EXPECT_NO_THROW(p.check());
+}
+
+TEST(LlcConfig, ErrorsNameFileLineAndKey) {
+  EXPECT_EQ(error_of("llc:\n  ways: 8\n  wayz: 4\n"), "c.yaml:3: llc.wayz: unknown key");
+  EXPECT_EQ(error_of("llc:\n  line_bytes: 64\n"),
+            "c.yaml:2: llc.line_bytes: value 64 out of range [128, 128]");
+  EXPECT_EQ(error_of("llc:\n  sector_bytes: 16\n"),
+            "c.yaml:2: llc.sector_bytes: value 16 out of range [32, 32]");
+  EXPECT_EQ(error_of("llc:\n  size_bytes: 98304\n  ways: 16\n"),
+            "c.yaml:2: llc.size_bytes: size_bytes / (ways * line_bytes) = 48 sets; must be a power of two");
+  EXPECT_EQ(error_of("llc:\n  size_bytes: 65000\n"),
+            "c.yaml:2: llc.size_bytes: size_bytes (65000) must be a multiple of ways * line_bytes (1024)");
+  EXPECT_EQ(error_of("llc:\n  replacement: plru\n"),
+            "c.yaml:2: llc.replacement: unknown replacement policy 'plru' (known: lru, nru, random, srrip)");
+  EXPECT_EQ(error_of("llc:\n  fetch: word\n"), "c.yaml:2: llc.fetch: 'word' is not one of: sector, line");
+  EXPECT_EQ(error_of("llc:\n  set_index: fermi_hash\n  size_bytes: 16384\n"),
+            "c.yaml:2: llc.set_index: fermi_hash needs 32 or 64 sets, this slice has 16");
+  EXPECT_EQ(error_of("llc:\n  miss_queue: 1\n"), "c.yaml:2: llc.miss_queue: value 1 out of range [2, 4096]");
+  EXPECT_EQ(error_of("llc:\n  ways: 65\n"), "c.yaml:2: llc.ways: value 65 out of range [1, 64]");
+  EXPECT_EQ(error_of("llc:\n  latency: 0\n"), "c.yaml:2: llc.latency: value 0 out of range [1, 100000]");
+  EXPECT_EQ(error_of("llc:\n  mshr_entries: -1\n"),
+            "c.yaml:2: llc.mshr_entries: value -1 must not be negative");
+  EXPECT_EQ(error_of("llc:\n  clock_mhz: fast\n"), "c.yaml:2: llc.clock_mhz: expected a number, got 'fast'");
+  LlcParams bad;
+  bad.ways = 3;
+  EXPECT_THROW(bad.check(), ConfigError);
+}
+
+TEST(LlcSetHash, XorFoldIsABijectionThatUsesEverySetOfASlice) {
+  // Slice 0 of 12 slices with 256 B interleaving sees 2 of every 24 lines.
+  gms::AddressMapParams mp;
+  mp.num_slices = 12;
+  mp.num_channels = 6;
+  gms::AddressMap map(mp);
+  gms::LlcLineKey fold(gms::LlcSetIndex::XorFold, 64), linear(gms::LlcSetIndex::Linear, 64);
+  gms::SetIndexer fold_ix = fold.indexer(), linear_ix = linear.indexer();
+  std::set<uint32_t> fold_sets, linear_sets;
+  std::set<uint64_t> keys;
+  for (uint64_t a = 0; a < (uint64_t(1) << 24); a += 128) {
+    if (map.slice_of(a) != 0) continue;
+    const uint64_t k = fold.key(a);
+    EXPECT_EQ(fold.line(k), a);
+    EXPECT_EQ(k % 128, 0u);
+    EXPECT_TRUE(keys.insert(k).second);
+    fold_sets.insert(fold_ix.set_of(k));
+    linear_sets.insert(linear_ix.set_of(linear.key(a)));
+  }
+  EXPECT_EQ(fold_sets.size(), 64u);
+  EXPECT_EQ(linear_sets.size(), 16u);  // why xor_fold is the default
+  EXPECT_EQ(linear.key(0x12345680), 0x12345680u);
+}
