@@ -31,13 +31,14 @@ class TraceSelector {
 };
 
 // One traced value of a block: a signal that exists only when the block is selected.
-// Many writers: nb_transport calls run in the caller's process.
+// Unchecked writers: nb_transport calls run in the caller's process, so two processes may write a
+// probe in one delta; the last write wins, which is what a waveform of a block-level value wants.
 template <class T>
 class Probe {
  public:
   void attach(sc_core::sc_trace_file* tf, const std::string& block, const std::string& name) {
     if (!tf) return;
-    sig_ = std::make_unique<sc_core::sc_signal<T, sc_core::SC_MANY_WRITERS>>((block + "_" + name).c_str());
+    sig_ = std::make_unique<sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>>((block + "_" + name).c_str());
     sc_core::sc_trace(tf, *sig_, block + "." + name);
   }
   bool on() const { return sig_ != nullptr; }
@@ -46,7 +47,7 @@ class Probe {
   }
 
  private:
-  std::unique_ptr<sc_core::sc_signal<T, sc_core::SC_MANY_WRITERS>> sig_;
+  std::unique_ptr<sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>> sig_;
 };
 
 }  // namespace gms

@@ -1,0 +1,127 @@
+// One direction of a crossbar (request or reply network): input buffers with credits, per-port
+// serialization of multi-flit packets, switch allocation through an Arbiter, a fixed pipeline to the
+// outputs, and outputs that stall while their downstream withholds END_REQ / END_RESP.
+//
+// Timing (NoC cycles; docs/blocks/noc.md): a packet of n flits arriving at time t is buffered during
+// cycle floor(t/P) and competes from the next cycle on. When it wins at cycle w it occupies its input and
+// its output for cycles w .. w+n-1 (its flits leave the input buffer, returning their credits, at w+n), and
+// it is handed downstream at cycle w + latency + n - 1 (its tail flit's arrival). Uncontended, that is
+// floor(t/P) + latency + n.
+#pragma once
+#include <tlm.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/clock.h"
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+#include "models/noc/active_set.h"
+#include "models/noc/arbiter.h"
+#include "models/noc/noc_params.h"
+#include "models/noc/ring.h"
+
+namespace gms {
+
+class CrossbarNetwork {
+ public:
+  static constexpr uint64_t kNever = UINT64_MAX;
+
+  // What the owning module does at the network's edges.
+  struct Hooks {
+    // Hand the payload to output `out`'s downstream. True: taken; false: the downstream withholds its END
+    // phase and the output stays blocked until unblock(out).
+    std::function<bool(unsigned out, tlm::tlm_generic_payload&)> deliver;
+    // A held arrival at input `in` found buffer space: send the END phase that was withheld.
+    std::function<void(unsigned in, tlm::tlm_generic_payload&)> accepted;
+    // The network has work at this cycle (the owner's event must fire then or earlier).
+    std::function<void(uint64_t cycle)> wake;
+  };
+
+  // `name` is the statistics group under `parent` ("req" / "resp"); probes attach to `tf` when non-null.
+  CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
+                  Hooks hooks, sc_core::sc_trace_file* tf, const std::string& block);
+  CrossbarNetwork(const CrossbarNetwork&) = delete;
+  CrossbarNetwork& operator=(const CrossbarNetwork&) = delete;
+
+  // Port counts are known after binding; also registers the per-output statistics.
+  void resize(unsigned inputs, unsigned outputs);
+  unsigned inputs() const { return unsigned(in_.size()); }
+  unsigned outputs() const { return unsigned(out_.size()); }
+
+  // A packet with data_bytes of payload arrives at input `in` (at time arrival_ps) bound for `out`.
+  // True: it is in the buffer. False: no room; it is held (at most one per input) until the accepted hook.
+  // `force` buffers it even past the credits: for an upstream that cannot be held (a foreign target that
+  // completed with TLM_COMPLETED has no END_RESP to withhold).
+  bool arrive(unsigned in, unsigned out, tlm::tlm_generic_payload& t, uint32_t data_bytes,
+              uint64_t arrival_ps, bool force = false);
+  // The downstream of `out` sent the END phase it had withheld.
+  void unblock(unsigned out);
+  // Does the work of cycle c; returns the next cycle with work, kNever when idle.
+  uint64_t step(uint64_t c);
+
+  uint32_t buffered_flits(unsigned in) const { return in_[in].used_flits; }
+  uint64_t in_flight() const { return in_flight_; }
+
+ private:
+  struct Packet {
+    tlm::tlm_generic_payload* t = nullptr;
+    uint32_t out = 0;
+    uint32_t flits = 0;
+    uint32_t bytes = 0;
+    uint64_t arrival_cycle = 0;  // cycle it reached the input (a held packet keeps it: stalls count)
+    uint64_t ready = 0;          // input FIFO: first cycle it may compete; output pipe: cycle it is delivered
+  };
+  struct Input {
+    Ring<Packet> fifo;
+    uint32_t used_flits = 0;     // buffered, including the packet being sent
+    uint32_t sending_flits = 0;  // flits of the packet being sent; their credits return at busy_until
+    uint64_t busy_until = 0;     // first cycle the input can start another packet
+    bool has_held = false;
+    Packet held;
+  };
+  struct Output {
+    Ring<Packet> pipe;         // won, traversing the switch and link, in delivery order
+    uint64_t busy_until = 0;   // first cycle the output can start another packet
+    bool blocked = false;      // the downstream withholds END_REQ / END_RESP
+    uint64_t usable_from = 0;  // unblocked during cycle u: usable from u+1, whatever the delta order
+    uint64_t blocked_since = 0;
+    Counter* busy_cycles = nullptr;
+  };
+
+  void return_credits(unsigned i, uint64_t c);
+  void admit_held(unsigned i, uint64_t c);
+  void deliver_due(uint64_t c);
+  void allocate_switch(uint64_t c);
+  uint64_t next_work(uint64_t c) const;
+  uint64_t elapsed_cycles() const { return std::max<uint64_t>(1, Clock::now_ps() / clock_.period_ps()); }
+
+  const NocParams& p_;
+  const Clock& clock_;
+  Hooks hooks_;
+  std::unique_ptr<Arbiter> arbiter_;
+  std::vector<Input> in_;
+  std::vector<Output> out_;
+  ActiveSet busy_in_;                             // inputs with buffered, held or departing packets
+  ActiveSet busy_out_;                            // outputs with packets in their pipeline
+  std::vector<SwitchRequest> requests_, grants_;  // reused every cycle
+  uint64_t in_flight_ = 0;
+  uint32_t total_buffered_ = 0;
+
+  StatGroup stats_;
+  Counter& packets_;
+  Counter& flits_;
+  Counter& bytes_;
+  Counter& held_;
+  Counter& credit_stall_cycles_;
+  Counter& blocked_cycles_;
+  Counter& busy_cycles_;
+  Histogram& latency_;
+  Probe<uint32_t> probe_buffered_;
+  Probe<uint64_t> probe_delivered_;
+};
+
+}  // namespace gms

@@ -1,0 +1,143 @@
+#include "models/noc/full_crossbar.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "models/common/mem_req.h"
+#include "models/noc/packet_size.h"
+
+namespace gms {
+
+namespace {
+// Arrival time of a call with annotated delay d (GPUMemSys blocks pass zero; foreign ones may not).
+uint64_t arrival_ps(const sc_core::sc_time& d) {
+  if (d == sc_core::SC_ZERO_TIME) return Clock::now_ps();
+  return Clock::now_ps() + uint64_t(d.to_seconds() * 1e12 + 0.5);
+}
+}  // namespace
+
+FullCrossbar::FullCrossbar(sc_core::sc_module_name name, const NocParams& p, RouteFn route,
+                           const BlockEnv& env)
+    : Interconnect(name, std::move(route)),
+      p_(p),
+      clock_(p.clock_mhz),
+      stats_(*env.stats, basename(), "full crossbar between the L1s and the LLC slices"),
+      requests_(stats_.counter("requests", "requests received from the L1s", "requests")),
+      responses_(stats_.counter("responses", "responses delivered to the L1s", "responses")),
+      functional_(stats_.counter("functional", "b_transport calls forwarded", "calls")),
+      active_cycles_(stats_.counter("active_cycles",
+                                    "NoC cycles in which the crossbar process ran (has work)", "cycles")),
+      req_("req", stats_, p_, clock_,
+           {[this](unsigned o, Payload& t) {
+              completing_ = &t;
+              const bool taken = down_ports_[o].send(t);
+              completing_ = nullptr;
+              return taken;
+            },
+            [this](unsigned i, Payload& t) { up_ports_[i].accept(t); }, [this](uint64_t c) { wake(c); }},
+           env.trace_file(basename()), basename()),
+      resp_("resp", stats_, p_, clock_,
+            {[this](unsigned o, Payload& t) {
+               ++responses_;
+               return up_ports_[o].respond(t);
+             },
+             [this](unsigned j, Payload& t) { down_ports_[j].release_response(t); },
+             [this](uint64_t c) { wake(c); }},
+            env.trace_file(basename()), basename()) {
+  SC_METHOD(run);
+  sensitive << wake_event_;
+  dont_initialize();
+}
+
+void FullCrossbar::end_of_elaboration() {
+  const unsigned n_up = up.size(), n_down = down.size();
+  up_ports_.clear();
+  down_ports_.clear();
+  up_ports_.reserve(n_up);
+  down_ports_.reserve(n_down);
+  for (unsigned i = 0; i < n_up; ++i)
+    up_ports_.emplace_back([this, i](Payload& t, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& d) { return up[int(i)]->nb_transport_bw(t, ph, d); },
+                           [this, i](Payload& t, const sc_core::sc_time& d) { return on_request(i, t, d); },
+                           [this, i] { resp_.unblock(i); });
+  for (unsigned j = 0; j < n_down; ++j)
+    down_ports_.emplace_back(
+        [this, j](Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+          return down[int(j)]->nb_transport_fw(t, ph, d);
+        },
+        [this, j] { req_.unblock(j); }, [this, j](Payload& t) { return on_response(j, t); });
+  req_.resize(n_up, n_down);
+  resp_.resize(n_down, n_up);
+}
+
+tlm::tlm_sync_enum FullCrossbar::up_nb_transport_fw(int port, Payload& t, tlm::tlm_phase& ph,
+                                                    sc_core::sc_time& d) {
+  return up_ports_[unsigned(port)].nb_transport_fw(t, ph, d);
+}
+
+tlm::tlm_sync_enum FullCrossbar::down_nb_transport_bw(int port, Payload& t, tlm::tlm_phase& ph,
+                                                      sc_core::sc_time& d) {
+  return down_ports_[unsigned(port)].nb_transport_bw(t, ph, d);
+}
+
+bool FullCrossbar::on_request(unsigned in, Payload& t, const sc_core::sc_time& d) {
+  ++requests_;
+  const unsigned out = route(t);
+  push_return_port(t, in);
+  return req_.arrive(in, out, t, request_data_bytes(t), arrival_ps(d));
+}
+
+bool FullCrossbar::on_response(unsigned in, Payload& t) {
+  const unsigned out = pop_return_port(t);
+  // A target that completes a request inside our BEGIN_REQ call leaves no END_RESP to withhold.
+  const bool force = (completing_ == &t);
+  return resp_.arrive(in, out, t, reply_data_bytes(t), Clock::now_ps(), force) || force;
+}
+
+void FullCrossbar::up_b_transport(int, Payload& t, sc_core::sc_time& d) {
+  ++functional_;
+  // Functional path, no contention: the uncontended latency each way (docs/blocks/noc.md).
+  d += clock_.cycles(p_.latency + p_.packet_flits(request_data_bytes(t)));
+  down[int(route(t))]->b_transport(t, d);
+  d += clock_.cycles(p_.latency + p_.packet_flits(reply_data_bytes(t)));
+}
+
+void FullCrossbar::push_return_port(Payload& t, unsigned port) {
+  if (MemReq* r = find_req(t)) {
+    if (r->hops >= MemReq::kMaxHops) throw std::logic_error(std::string(name()) + ": MemReq::route is full");
+    r->push_route(uint16_t(port));
+  } else {
+    foreign_.emplace_back(&t, uint16_t(port));
+  }
+}
+
+unsigned FullCrossbar::pop_return_port(Payload& t) {
+  if (MemReq* r = find_req(t)) {
+    if (r->hops == 0) throw std::logic_error(std::string(name()) + ": response with an empty MemReq::route");
+    return r->pop_route();
+  }
+  for (auto& f : foreign_) {
+    if (f.first != &t) continue;
+    const unsigned port = f.second;
+    f = foreign_.back();
+    foreign_.pop_back();
+    return port;
+  }
+  throw std::logic_error(std::string(name()) + ": response for a foreign payload that never came through");
+}
+
+void FullCrossbar::run() {
+  scheduled_ = CrossbarNetwork::kNever;
+  ++active_cycles_;
+  const uint64_t c = clock_.cycle();
+  const uint64_t next = std::min(req_.step(c), resp_.step(c));
+  if (next != CrossbarNetwork::kNever) wake(next);
+}
+
+void FullCrossbar::wake(uint64_t cycle) {
+  if (cycle >= scheduled_) return;
+  scheduled_ = cycle;
+  wake_event_.notify(clock_.until(cycle));
+}
+
+}  // namespace gms

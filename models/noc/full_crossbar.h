@@ -1,0 +1,62 @@
+// Full crossbar (paper 004 section 3.1): every L1 has a port into a request network that reaches every
+// LLC slice in one hop, and every slice a port into a separate reply network back to every L1. Each
+// network is a CrossbarNetwork (input buffers with credits, per-port flit serialization, round-robin
+// switch allocation, `latency` pipeline cycles). One SC_METHOD runs both, only in cycles with work.
+#pragma once
+#include <systemc>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "models/common/at_port.h"
+#include "models/common/clock.h"
+#include "models/common/stats.h"
+#include "models/noc/crossbar_network.h"
+#include "models/noc/interconnect.h"
+
+namespace gms {
+
+class FullCrossbar : public Interconnect {
+ public:
+  SC_HAS_PROCESS(FullCrossbar);
+  FullCrossbar(sc_core::sc_module_name name, const NocParams& p, RouteFn route, const BlockEnv& env);
+
+  const NocParams& params() const { return p_; }
+  const CrossbarNetwork& request_network() const { return req_; }
+  const CrossbarNetwork& reply_network() const { return resp_; }
+
+ protected:
+  tlm::tlm_sync_enum up_nb_transport_fw(int port, Payload& t, tlm::tlm_phase& ph,
+                                        sc_core::sc_time& d) override;
+  tlm::tlm_sync_enum down_nb_transport_bw(int port, Payload& t, tlm::tlm_phase& ph,
+                                          sc_core::sc_time& d) override;
+  void up_b_transport(int port, Payload& t, sc_core::sc_time& d) override;
+  void end_of_elaboration() override;
+
+ private:
+  void run();
+  void wake(uint64_t cycle);
+  bool on_request(unsigned in, Payload& t, const sc_core::sc_time& d);
+  bool on_response(unsigned in, Payload& t);
+  // The up port a reply returns to: popped from MemReq::route, or from the side table for foreign payloads.
+  void push_return_port(Payload& t, unsigned port);
+  unsigned pop_return_port(Payload& t);
+
+  const NocParams p_;
+  Clock clock_;
+  StatGroup stats_;
+  Counter& requests_;
+  Counter& responses_;
+  Counter& functional_;
+  Counter& active_cycles_;
+  CrossbarNetwork req_, resp_;
+  std::vector<AtTargetPort> up_ports_;
+  std::vector<AtInitiatorPort> down_ports_;
+  std::vector<std::pair<Payload*, uint16_t>> foreign_;  // return ports of payloads without a MemReq
+  sc_core::sc_event wake_event_;
+  uint64_t scheduled_ = CrossbarNetwork::kNever;  // earliest cycle the event is notified for
+  const Payload* completing_ = nullptr;           // a request whose target may complete it at once
+};
+
+}  // namespace gms

@@ -1,0 +1,20 @@
+#include "models/noc/packet_size.h"
+
+#include "models/common/mem_req.h"
+
+namespace gms {
+
+uint32_t request_data_bytes(const tlm::tlm_generic_payload& t) {
+  if (!t.is_write()) return 0;
+  if (const MemReq* r = t.get_extension<MemReq>()) return kChunkBytes * uint32_t(popcount8(r->chunk_mask));
+  return t.get_data_length();
+}
+
+uint32_t reply_data_bytes(const tlm::tlm_generic_payload& t) {
+  if (!t.is_read()) return 0;
+  if (const MemReq* r = t.get_extension<MemReq>())
+    return kChunkBytes * uint32_t(popcount8(r->chunks_returned));
+  return t.get_data_length();
+}
+
+}  // namespace gms
