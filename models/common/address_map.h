@@ -13,7 +13,7 @@ struct AddressMapParams {
   uint32_t num_slices = 1;
   uint32_t num_channels = 1;
   uint64_t interleave_bytes = 256;  // power of two, >= 128
-  bool xor_hash = false;            // slice = (chunk ^ higher chunk bits) mod slices (power-of-two slices only)
+  bool xor_hash = false;  // slice = (chunk ^ higher chunk bits) mod slices (power-of-two slices only)
   static AddressMapParams from(const ConfigNode& n, uint32_t slices, uint32_t channels);
 };
 

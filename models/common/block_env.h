@@ -10,7 +10,7 @@
 namespace gms {
 
 struct BlockEnv {
-  StatGroup* stats = nullptr;           // parent group; the block adds a child group named like itself
+  StatGroup* stats = nullptr;            // parent group; the block adds a child group named like itself
   const TraceSelector* trace = nullptr;  // may be null: nothing traced
   PayloadPool* pool = nullptr;
   uint64_t seed = 1;

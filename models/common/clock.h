@@ -28,7 +28,9 @@ class Clock {
     uint64_t t = c * period_ps_, n = now_ps();
     return t > n ? sc_core::sc_time(double(t - n), sc_core::SC_PS) : sc_core::SC_ZERO_TIME;
   }
-  sc_core::sc_time cycles(uint64_t n) const { return sc_core::sc_time(double(n * period_ps_), sc_core::SC_PS); }
+  sc_core::sc_time cycles(uint64_t n) const {
+    return sc_core::sc_time(double(n * period_ps_), sc_core::SC_PS);
+  }
 
  private:
   // sc_time values are in units of the time resolution; 1 ps is the SystemC default.

@@ -125,7 +125,8 @@ std::vector<std::string> ConfigNode::keys() const {
 }
 
 YAML::Node ConfigNode::value(const std::string& key) const {
-  if (valid() && !node_.IsMap()) throw ConfigError(where("") + ": expected a map of keys, got " + scalar_text(node_));
+  if (valid() && !node_.IsMap())
+    throw ConfigError(where("") + ": expected a map of keys, got " + scalar_text(node_));
   doc_->used[path_].insert(key);
   if (!valid()) return YAML::Node();
   return node_[key];
@@ -158,7 +159,8 @@ int64_t ConfigNode::get_int(const std::string& key, int64_t def, int64_t lo, int
   int64_t v;
   if (!n.IsScalar() || !parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
   if (v < lo || v > hi)
-    fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
+                  std::to_string(hi) + "]");
   return v;
 }
 
@@ -227,7 +229,8 @@ std::string ConfigNode::get_choice(const std::string& key, const std::string& de
   fail(key, "'" + v + "' is not one of: " + all);
 }
 
-std::vector<uint64_t> ConfigNode::get_uint_list(const std::string& key, const std::vector<uint64_t>& def) const {
+std::vector<uint64_t> ConfigNode::get_uint_list(const std::string& key,
+                                                const std::vector<uint64_t>& def) const {
   YAML::Node n = value(key);
   if (!n.IsDefined() || n.IsNull()) return def;
   if (!n.IsSequence()) fail(key, "expected a list of integers, got " + scalar_text(n));

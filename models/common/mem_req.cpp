@@ -6,16 +6,23 @@ namespace gms {
 
 const char* to_string(MemKind k) {
   switch (k) {
-    case MemKind::Load: return "load";
-    case MemKind::Store: return "store";
-    case MemKind::Atomic: return "atomic";
-    case MemKind::Flush: return "flush";
-    case MemKind::Writeback: return "writeback";
+    case MemKind::Load:
+      return "load";
+    case MemKind::Store:
+      return "store";
+    case MemKind::Atomic:
+      return "atomic";
+    case MemKind::Flush:
+      return "flush";
+    case MemKind::Writeback:
+      return "writeback";
   }
   return "?";
 }
 
-tlm::tlm_extension_base* MemReq::clone() const { return new MemReq(*this); }
+tlm::tlm_extension_base* MemReq::clone() const {
+  return new MemReq(*this);
+}
 
 void MemReq::copy_from(const tlm::tlm_extension_base& other) {
   *this = static_cast<const MemReq&>(other);
@@ -27,6 +34,8 @@ MemReq& req_of(tlm::tlm_generic_payload& t) {
   return *r;
 }
 
-MemReq* find_req(tlm::tlm_generic_payload& t) { return t.get_extension<MemReq>(); }
+MemReq* find_req(tlm::tlm_generic_payload& t) {
+  return t.get_extension<MemReq>();
+}
 
 }  // namespace gms

@@ -26,10 +26,10 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   uint64_t line_addr = 0;  // 128 B aligned
   uint8_t chunk_mask = 0;  // which 32 B chunks of the line are requested / carried
   uint16_t src_cluster = 0;
-  uint64_t id = 0;          // unique per originating block
-  uint64_t issue_ps = 0;    // simulation time (ps) the originator issued it
+  uint64_t id = 0;        // unique per originating block
+  uint64_t issue_ps = 0;  // simulation time (ps) the originator issued it
   // Reply-side fields.
-  bool victim_bit = false;     // G-Cache: the LLC had this L1's victim bit set
+  bool victim_bit = false;      // G-Cache: the LLC had this L1's victim bit set
   uint8_t chunks_returned = 0;  // chunks whose data the reply carries
   bool llc_hit = false;         // the LLC served it without DRAM
   // Routing scratch for interconnects: each hop pushes its input port on the way in and pops it on the
@@ -53,8 +53,14 @@ MemReq& req_of(tlm::tlm_generic_payload& t);
 // nullptr for payloads from foreign initiators (a VP CPU, an RTL transactor).
 MemReq* find_req(tlm::tlm_generic_payload& t);
 
-inline uint64_t line_of(uint64_t addr) { return addr & ~uint64_t(kLineBytes - 1); }
-inline unsigned chunk_of(uint64_t addr) { return unsigned(addr % kLineBytes) / kChunkBytes; }
-inline int popcount8(uint8_t m) { return __builtin_popcount(m); }
+inline uint64_t line_of(uint64_t addr) {
+  return addr & ~uint64_t(kLineBytes - 1);
+}
+inline unsigned chunk_of(uint64_t addr) {
+  return unsigned(addr % kLineBytes) / kChunkBytes;
+}
+inline int popcount8(uint8_t m) {
+  return __builtin_popcount(m);
+}
 
 }  // namespace gms

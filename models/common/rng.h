@@ -13,7 +13,9 @@ inline uint64_t splitmix64(uint64_t& x) {
   return z ^ (z >> 31);
 }
 
-inline uint64_t mix64(uint64_t x) { return splitmix64(x); }
+inline uint64_t mix64(uint64_t x) {
+  return splitmix64(x);
+}
 
 inline uint64_t fnv1a(const std::string& s) {
   uint64_t h = 0xcbf29ce484222325ULL;

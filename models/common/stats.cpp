@@ -143,8 +143,9 @@ void StatGroup::write_json(std::ostream& os, int indent) const {
       os << pad << json_str(formulas_[idx].name) << ": " << format_double(formulas_[idx].fn());
     } else {
       const Histogram& h = histograms_[idx];
-      os << pad << json_str(h.name) << ": {\"bucket_width\": " << h.bucket_width << ", \"samples\": " << h.samples
-         << ", \"mean\": " << format_double(h.mean()) << ", \"max\": " << h.max << ", \"counts\": [";
+      os << pad << json_str(h.name) << ": {\"bucket_width\": " << h.bucket_width
+         << ", \"samples\": " << h.samples << ", \"mean\": " << format_double(h.mean())
+         << ", \"max\": " << h.max << ", \"counts\": [";
       for (size_t i = 0; i < h.counts.size(); ++i) os << (i ? ", " : "") << h.counts[i];
       os << "]}";
     }
@@ -164,7 +165,8 @@ void StatGroup::write_csv(std::ostream& os, bool header) const {
   for (auto [kind, idx] : order_) {
     if (kind == 'c') {
       const Counter& c = counters_[idx];
-      os << csv_str(base + c.name) << "," << c.value << "," << csv_str(c.unit) << "," << csv_str(c.desc) << "\n";
+      os << csv_str(base + c.name) << "," << c.value << "," << csv_str(c.unit) << "," << csv_str(c.desc)
+         << "\n";
     } else if (kind == 'f') {
       const Formula& f = formulas_[idx];
       os << csv_str(base + f.name) << "," << format_double(f.fn()) << "," << csv_str(f.unit) << ","
@@ -173,8 +175,8 @@ void StatGroup::write_csv(std::ostream& os, bool header) const {
       const Histogram& h = histograms_[idx];
       os << csv_str(base + h.name + ".samples") << "," << h.samples << "," << csv_str(h.unit) << ","
          << csv_str(h.desc) << "\n";
-      os << csv_str(base + h.name + ".mean") << "," << format_double(h.mean()) << "," << csv_str(h.unit) << ","
-         << csv_str(h.desc) << "\n";
+      os << csv_str(base + h.name + ".mean") << "," << format_double(h.mean()) << "," << csv_str(h.unit)
+         << "," << csv_str(h.desc) << "\n";
     }
   }
   for (const StatGroup* c : children_) c->write_csv(os, false);

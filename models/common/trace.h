@@ -38,7 +38,8 @@ class Probe {
  public:
   void attach(sc_core::sc_trace_file* tf, const std::string& block, const std::string& name) {
     if (!tf) return;
-    sig_ = std::make_unique<sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>>((block + "_" + name).c_str());
+    sig_ =
+        std::make_unique<sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>>((block + "_" + name).c_str());
     sc_core::sc_trace(tf, *sig_, block + "." + name);
   }
   bool on() const { return sig_ != nullptr; }

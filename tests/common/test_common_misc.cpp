@@ -63,12 +63,16 @@ TEST(AtPorts, ImmediateAcceptHoldAndResponse) {
   gms::AtInitiatorPort* ini_ptr = nullptr;
   bool hold = false, ready = false;
   int responses = 0;
-  gms::AtInitiatorPort ini(
-      [&](gms::Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) { return tgt_ptr->nb_transport_fw(t, ph, d); },
-      [&] { ready = true; }, [&](gms::Payload&) { ++responses; return true; });
-  gms::AtTargetPort tgt(
-      [&](gms::Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) { return ini_ptr->nb_transport_bw(t, ph, d); },
-      [&](gms::Payload&, const sc_core::sc_time&) { return !hold; }, nullptr);
+  gms::AtInitiatorPort ini([&](gms::Payload& t, tlm::tlm_phase& ph,
+                               sc_core::sc_time& d) { return tgt_ptr->nb_transport_fw(t, ph, d); },
+                           [&] { ready = true; },
+                           [&](gms::Payload&) {
+                             ++responses;
+                             return true;
+                           });
+  gms::AtTargetPort tgt([&](gms::Payload& t, tlm::tlm_phase& ph,
+                            sc_core::sc_time& d) { return ini_ptr->nb_transport_bw(t, ph, d); },
+                        [&](gms::Payload&, const sc_core::sc_time&) { return !hold; }, nullptr);
   tgt_ptr = &tgt;
   ini_ptr = &ini;
   auto& a = pool.allocate();

@@ -45,9 +45,12 @@ TEST(Config, WrongTypeNegativeAndRange) {
 
 TEST(Config, MissingRequiredAndSyntaxAndUnreadable) {
   auto c = ConfigNode::load_string("x: 1\n", "m.yaml");
-  EXPECT_NE(error_of([&] { c.require_uint("sms"); }).find("m.yaml:1: sms: missing required key"), std::string::npos);
-  EXPECT_NE(error_of([] { ConfigNode::load_string("a: [1, 2\n", "s.yaml"); }).find("s.yaml:"), std::string::npos);
-  EXPECT_EQ(error_of([] { ConfigNode::load_file("/nonexistent/q.yaml"); }), "/nonexistent/q.yaml: cannot read file");
+  EXPECT_NE(error_of([&] { c.require_uint("sms"); }).find("m.yaml:1: sms: missing required key"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { ConfigNode::load_string("a: [1, 2\n", "s.yaml"); }).find("s.yaml:"),
+            std::string::npos);
+  EXPECT_EQ(error_of([] { ConfigNode::load_file("/nonexistent/q.yaml"); }),
+            "/nonexistent/q.yaml: cannot read file");
 }
 
 TEST(Config, OverridesReplaceAndAreNamed) {
@@ -57,5 +60,6 @@ TEST(Config, OverridesReplaceAndAreNamed) {
   auto l1 = c.child("l1");
   EXPECT_EQ(l1.get_uint("ways", 1), 8u);
   EXPECT_EQ(error_of([&] { l1.get_uint("sets", 1); }), "--set l1.sets: expected an integer, got 'x'");
-  EXPECT_NE(error_of([&] { c.apply_override("noequals"); }).find("expected key.path=value"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.apply_override("noequals"); }).find("expected key.path=value"),
+            std::string::npos);
 }

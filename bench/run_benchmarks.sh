@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds and runs every benchmark and prints their figures (not a test; see README "Benchmarks").
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/setup.sh"
+BUILD="${GMS_BUILD_DIR:-$GMS_ROOT/build}"
+gms_setup "$BUILD" -DGMS_BUILD_BENCH=ON >&2
+echo "== system (fermi preset): L1 accesses per second and peak memory; two lengths show memory does not grow"
+for p in streaming random; do
+  for n in 32 128; do "$BUILD/bench/system/bench_system" "$p" "$n"; done
+done
+if [[ -x "$BUILD/bench/dram/bench_dram" ]]; then
+  echo "== one DRAM channel, 1,000,000 random and 1,000,000 sequential 64 B reads"
+  "$BUILD/bench/dram/bench_dram"
+fi

@@ -1,0 +1,46 @@
+// Parameters of one DRAM channel (YAML section `dram:`). Defaults: the GDDR5 channel of the papers'
+// Fermi baseline (paper 000 Table 2: 924 MHz, FR-FCFS, tCL=12 tRP=12 tRC=40 tRAS=28 tRCD=12 tRRD=6;
+// paper 004 adds 16 banks, tCCD=2, tWR=12). All times are cycles of the DRAM command clock.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/config.h"
+
+namespace gms {
+
+enum class SchedulerPolicy : uint8_t { FrFcfs, Fcfs };
+
+struct DramParams {
+  uint32_t channels = 6;  // read by the system builder
+  double clock_mhz = 924.0;
+  uint32_t banks = 16;
+  uint32_t row_bytes = 2048;
+  uint32_t bus_bytes = 8;
+  uint32_t burst_length = 8;
+  uint32_t data_rate = 4;  // data beats per command clock
+  uint32_t tCL = 12, tCWL = 4, tRP = 12, tRC = 40, tRAS = 28, tRCD = 12, tRRD = 6, tCCD = 2, tWR = 12,
+           tWTR = 5, tRTW = 2;
+  uint32_t queue_size = 32;
+  SchedulerPolicy scheduler = SchedulerPolicy::FrFcfs;
+  // Bit positions of the channel-local address; empty = derived from the geometry by from() /
+  // resolve_mapping().
+  std::vector<unsigned> column_bits, bank_bits, row_bits;
+
+  uint32_t burst_bytes() const { return bus_bytes * burst_length; }
+  uint32_t burst_cycles() const { return burst_length / data_rate; }
+  double peak_gbps() const { return double(bus_bytes) * data_rate * clock_mhz * 1e6 / 1e9; }
+
+  // Default mapping for the geometry: byte within burst, column, bank, then 16 row bits (higher address
+  // bits extend the row anyway).
+  void default_mapping();
+  // Fills empty fields with the defaults (for params built in code rather than from YAML).
+  void resolve_mapping();
+
+  static DramParams from(const ConfigNode& n);
+};
+
+unsigned log2_exact(uint64_t pow2);
+
+}  // namespace gms

@@ -1,0 +1,79 @@
+#include "models/dram/dram_timing.h"
+
+#include <algorithm>
+
+namespace gms {
+
+DramTiming::DramTiming(const DramParams& p)
+    : tCL_(p.tCL),
+      tCWL_(p.tCWL),
+      tRP_(p.tRP),
+      tRC_(p.tRC),
+      tRAS_(p.tRAS),
+      tRCD_(p.tRCD),
+      tRRD_(p.tRRD),
+      tCCD_(p.tCCD),
+      tWR_(p.tWR),
+      tWTR_(p.tWTR),
+      tRTW_(p.tRTW),
+      burst_(p.burst_cycles()),
+      banks_(p.banks) {}
+
+uint64_t DramTiming::channel_act_ready() const {
+  return std::max(cmd_ok_, act_any_ok_);
+}
+
+uint64_t DramTiming::channel_read_ready() const {
+  // Data appears tCL after RD and must find the bus free; RD itself waits tWTR after the last write burst
+  // (write-to-read turnaround, as GDDR5 and GPGPU-Sim's WTR = WL + burst + tWTR from the WR command).
+  return std::max({cmd_ok_, col_any_ok_, sub(bus_free_, tCL_), rd_after_wr_});
+}
+
+uint64_t DramTiming::channel_write_ready() const {
+  // Write data goes out tCWL after WR; tRTW cycles of bus turnaround after the last read burst.
+  return std::max({cmd_ok_, col_any_ok_, sub(bus_free_, tCWL_), wr_after_rd_});
+}
+
+void DramTiming::issue_act(uint32_t bank, uint64_t row, uint64_t c) {
+  Bank& b = banks_[bank];
+  b.open_row = row;
+  b.act_ok = c + tRC_;
+  b.pre_ok = std::max(b.pre_ok, c + tRAS_);
+  b.col_ok = c + tRCD_;
+  act_any_ok_ = c + tRRD_;
+  cmd_ok_ = c + 1;
+}
+
+void DramTiming::issue_pre(uint32_t bank, uint64_t c) {
+  Bank& b = banks_[bank];
+  b.open_row = kNoRow;
+  b.act_ok = std::max(b.act_ok, c + tRP_);
+  cmd_ok_ = c + 1;
+}
+
+uint64_t DramTiming::issue_read(uint32_t bank, uint64_t c) {
+  Bank& b = banks_[bank];
+  uint64_t start = c + tCL_, end = start + burst_;
+  // Read-to-precharge: the column read must finish leaving the sense amplifiers (one burst).
+  b.pre_ok = std::max(b.pre_ok, c + burst_);
+  col_any_ok_ = c + tCCD_;
+  cmd_ok_ = c + 1;
+  bus_free_ = end;
+  wr_after_rd_ = sub(end + tRTW_, tCWL_);
+  data_busy_ += burst_;
+  return end;
+}
+
+uint64_t DramTiming::issue_write(uint32_t bank, uint64_t c) {
+  Bank& b = banks_[bank];
+  uint64_t start = c + tCWL_, end = start + burst_;
+  b.pre_ok = std::max(b.pre_ok, end + tWR_);  // write recovery before the row may close
+  col_any_ok_ = c + tCCD_;
+  cmd_ok_ = c + 1;
+  bus_free_ = end;
+  rd_after_wr_ = end + tWTR_;
+  data_busy_ += burst_;
+  return end;
+}
+
+}  // namespace gms

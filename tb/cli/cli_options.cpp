@@ -1,0 +1,69 @@
+#include "tb/cli/cli_options.h"
+
+#include "models/common/config.h"
+
+namespace gms {
+
+const char* cli_usage() {
+  return "usage:\n"
+         "  gpumemsys                      run the embedded default (fermi preset, built-in workload)\n"
+         "  gpumemsys run -c CONFIG -w WORKLOAD [-o OUTDIR] [options]\n"
+         "options:\n"
+         "  -c, --config FILE     system configuration (YAML, see configs/)\n"
+         "  -w, --workload FILE   workload description (YAML)\n"
+         "  -o, --out DIR         output directory for stats.json and stats.csv (default: out)\n"
+         "  --set KEY=VALUE       override a configuration key, e.g. --set l1.ways=8 (repeatable)\n"
+         "  --vcd FILE            write a VCD waveform of the traced blocks\n"
+         "  --trace GLOBS         blocks to trace, comma-separated globs (default: all), e.g. 'l1*,dram*'\n"
+         "  --no-check            do not check loads against the golden memory\n"
+         "  -q, --quiet           no progress line\n"
+         "  -h, --help            this text\n";
+}
+
+CliOptions parse_cli(int argc, const char* const* argv) {
+  CliOptions o;
+  if (argc <= 1) {
+    o.embedded_default = true;
+    return o;
+  }
+  int i = 1;
+  std::string first = argv[1];
+  if (first == "-h" || first == "--help" || first == "help") {
+    o.command = "help";
+    return o;
+  }
+  if (first != "run") throw ConfigError("command line: unknown command '" + first + "' (expected 'run')");
+  ++i;
+  auto need = [&](const std::string& flag) -> std::string {
+    if (i + 1 >= argc) throw ConfigError("command line: " + flag + " needs a value");
+    return argv[++i];
+  };
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-c" || a == "--config")
+      o.config_path = need(a);
+    else if (a == "-w" || a == "--workload")
+      o.workload_path = need(a);
+    else if (a == "-o" || a == "--out")
+      o.out_dir = need(a);
+    else if (a == "--set")
+      o.sets.push_back(need(a));
+    else if (a == "--vcd")
+      o.vcd_path = need(a);
+    else if (a == "--trace")
+      o.trace_globs = need(a);
+    else if (a == "--no-check")
+      o.check_data = false;
+    else if (a == "-q" || a == "--quiet")
+      o.quiet = true;
+    else if (a == "-h" || a == "--help")
+      o.command = "help";
+    else
+      throw ConfigError("command line: unknown option '" + a + "'");
+  }
+  if (o.command == "run" && o.config_path.empty()) throw ConfigError("command line: run needs -c CONFIG");
+  if (o.command == "run" && o.workload_path.empty()) throw ConfigError("command line: run needs -w WORKLOAD");
+  return o;
+}
+
+}  // namespace gms

@@ -1,0 +1,24 @@
+// Command-line parsing for gpumemsys. Bad usage is a ConfigError (exit status 2), never a guess.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gms {
+
+struct CliOptions {
+  std::string command = "run";  // run | help
+  bool embedded_default = false;
+  std::string config_path;        // -c
+  std::string workload_path;      // -w
+  std::string out_dir = "out";    // -o
+  std::vector<std::string> sets;  // --set key=value (system config)
+  std::string vcd_path;
+  std::string trace_globs = "*";
+  bool check_data = true;
+  bool quiet = false;
+};
+
+CliOptions parse_cli(int argc, const char* const* argv);
+const char* cli_usage();
+
+}  // namespace gms

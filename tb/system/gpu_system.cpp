@@ -1,0 +1,219 @@
+#include "tb/system/gpu_system.h"
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "models/dram/backing_store.h"
+#include "models/dram/dram_channel.h"
+#include "models/l1/l1_cache.h"
+#include "models/llc/llc_slice.h"
+#include "models/noc/interconnect.h"
+#include "models/sm/cta_dispatcher.h"
+#include "models/sm/sm_core.h"
+#include "tb/checker/golden_memory.h"
+
+namespace gms {
+
+namespace {
+
+// Sum of `stat` over the direct children of `g` whose names start with `prefix`.
+double sum_prefix(const StatGroup& g, const std::string& prefix, const std::string& stat) {
+  double s = 0;
+  for (const StatGroup* c : g.children()) {
+    if (c->name().compare(0, prefix.size(), prefix) != 0) continue;
+    try {
+      s += c->value(stat);
+    } catch (const std::out_of_range&) {
+    }
+  }
+  return s;
+}
+
+double ratio(double a, double b) {
+  return b > 0 ? a / b : 0.0;
+}
+
+}  // namespace
+
+GpuSystem::GpuSystem(const SystemConfig& cfg, Workload& workload, const RunOptions& opt)
+    : cfg_(cfg), workload_(workload), opt_(opt) {
+  if (!opt_.vcd_path.empty()) trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
+  env_.stats = &root_;
+  env_.trace = trace_.get();
+  env_.pool = &pool_;
+  env_.seed = cfg_.system.seed;
+  build();
+  add_system_formulas();
+}
+
+GpuSystem::~GpuSystem() = default;
+
+void GpuSystem::build() {
+  map_ = std::make_unique<AddressMap>(cfg_.memory_map);
+  store_ = std::make_unique<BackingStore>();
+  if (opt_.check_data) checker_ = std::make_unique<GoldenMemory>();
+
+  const unsigned n_sm = cfg_.sm.count, n_slices = cfg_.llc.slices, n_ch = cfg_.dram.channels;
+  for (unsigned i = 0; i < n_sm; ++i) {
+    sms_.push_back(
+        std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, env_, checker_.get()));
+    l1s_.push_back(make_l1(cfg_.l1, ("l1_" + std::to_string(i)).c_str(), i, env_));
+    sms_[i]->isock.bind(l1s_[i]->tsock);
+  }
+  const AddressMap* map = map_.get();
+  noc_ = make_interconnect(
+      cfg_.noc, "xbar", [map](const tlm::tlm_generic_payload& t) { return map->slice_of(t.get_address()); },
+      env_);
+  for (auto& l1 : l1s_) l1->isock.bind(noc_->up);
+  for (unsigned c = 0; c < n_ch; ++c)
+    drams_.push_back(std::make_unique<DramChannel>(("dram" + std::to_string(c)).c_str(), cfg_.dram, c, *map_,
+                                                   *store_, env_));
+  for (unsigned s = 0; s < n_slices; ++s) {
+    llcs_.push_back(std::make_unique<LlcSlice>(("llc" + std::to_string(s)).c_str(), cfg_.llc, s, env_));
+    noc_->down.bind(llcs_[s]->tsock);
+    llcs_[s]->isock.bind(drams_[s / map_->slices_per_channel()]->tsock);
+  }
+
+  std::vector<SmCore*> sm_ptrs;
+  for (auto& sm : sms_) sm_ptrs.push_back(sm.get());
+  dispatcher_ = std::make_unique<CtaDispatcher>(workload_, sm_ptrs, env_);
+  if (checker_) dispatcher_->set_observer(checker_.get());
+  if (cfg_.l1.flush_at_kernel_end)
+    for (auto& l1 : l1s_) {
+      L1Cache* p = l1.get();
+      dispatcher_->add_kernel_end_hook([p] { p->invalidate_all(); });
+    }
+  for (auto& sm : sms_) sm->set_dispatcher(dispatcher_.get());
+}
+
+void GpuSystem::add_system_formulas() {
+  sys_stats_ = std::make_unique<StatGroup>(root_, "system", "whole-system totals");
+  StatGroup& s = *sys_stats_;
+  const StatGroup& r = root_;
+  const double sm_period_ps = 1e6 / cfg_.sm.clock_mhz;
+  s.formula("sim_time_ns", "simulated time until the last warp finished", "ns",
+            [this] { return finish_ps() / 1e3; });
+  s.formula("sm_cycles", "simulated time in SM clock cycles", "cycles",
+            [this, sm_period_ps] { return std::floor(finish_ps() / sm_period_ps); });
+  s.formula("warp_insts", "warp-level memory instructions issued", "instructions",
+            [&r] { return sum_prefix(r, "sm", "warp_insts"); });
+  s.formula("line_requests", "coalesced 128 B line requests sent to the L1s", "requests",
+            [&r] { return sum_prefix(r, "sm", "line_requests"); });
+  s.formula("l1_accesses", "L1 accesses (loads + stores; reservation-fail retries not counted), all SMs",
+            "accesses", [&r] { return sum_prefix(r, "l1_", "loads") + sum_prefix(r, "l1_", "stores"); });
+  s.formula("l1_hit_rate", "L1 (hits + hit-pending) / loads, all SMs", "ratio", [&r] {
+    return ratio(sum_prefix(r, "l1_", "hits") + sum_prefix(r, "l1_", "hit_pending"),
+                 sum_prefix(r, "l1_", "loads"));
+  });
+  s.formula("l1_reservation_fails", "L1 reservation fails, all SMs", "events",
+            [&r] { return sum_prefix(r, "l1_", "reservation_fails"); });
+  s.formula("llc_accesses", "LLC accesses, all slices", "accesses",
+            [&r] { return sum_prefix(r, "llc", "accesses"); });
+  s.formula("llc_hit_rate", "LLC hits / LLC accesses, all slices", "ratio",
+            [&r] { return ratio(sum_prefix(r, "llc", "hits"), sum_prefix(r, "llc", "accesses")); });
+  s.formula("noc_request_flits", "flits through the request network", "flits",
+            [&r] { return sum_prefix(r, "xbar", "req.flits"); });
+  s.formula("noc_reply_flits", "flits through the reply network", "flits",
+            [&r] { return sum_prefix(r, "xbar", "resp.flits"); });
+  s.formula("dram_bytes", "bytes read and written by the DRAM channels", "bytes",
+            [&r] { return sum_prefix(r, "dram", "bytes_read") + sum_prefix(r, "dram", "bytes_written"); });
+  s.formula("dram_bandwidth_gbps", "DRAM bytes / simulated time", "GB/s", [this, &r] {
+    double t = finish_ps() * 1e-12;
+    return t > 0 ? (sum_prefix(r, "dram", "bytes_read") + sum_prefix(r, "dram", "bytes_written")) / t / 1e9
+                 : 0.0;
+  });
+  s.formula("dram_row_hit_rate", "DRAM row hits / column accesses", "ratio", [&r] {
+    double h = sum_prefix(r, "dram", "row_hits");
+    return ratio(h, h + sum_prefix(r, "dram", "row_misses") + sum_prefix(r, "dram", "row_conflicts"));
+  });
+}
+
+double GpuSystem::finish_ps() const {
+  const sc_core::sc_time t =
+      dispatcher_ && dispatcher_->done() ? dispatcher_->finish_time() : sc_core::sc_time_stamp();
+  return t.to_seconds() * 1e12;
+}
+
+uint64_t GpuSystem::completed_requests() const {
+  return uint64_t(sum_prefix(root_, "sm", "responses"));
+}
+
+bool GpuSystem::all_requests_answered(std::string* report) const {
+  bool ok = true;
+  std::ostringstream os;
+  std::function<void(const StatGroup&)> walk = [&](const StatGroup& g) {
+    try {
+      double rq = g.value("requests"), rs = g.value("responses");
+      if (rq != rs) {
+        ok = false;
+        os << g.path() << ": " << uint64_t(rq) << " requests, " << uint64_t(rs) << " responses\n";
+      }
+    } catch (const std::out_of_range&) {
+    }
+    for (const StatGroup* c : g.children()) walk(*c);
+  };
+  walk(root_);
+  if (report) *report = os.str();
+  return ok;
+}
+
+RunResult GpuSystem::run() {
+  using clk = std::chrono::steady_clock;
+  RunResult res;
+  const auto t0 = clk::now();
+  auto last_print = t0;
+  bool printed = false;
+  const sc_core::sc_time slice(10, sc_core::SC_US);
+  uint64_t last_done = 0;
+  sc_core::sc_time last_progress = sc_core::SC_ZERO_TIME;
+  dispatcher_->start();
+  while (!dispatcher_->done()) {
+    if (!sc_core::sc_pending_activity()) {
+      res.error = "simulation stalled (deadlock): no pending events at " +
+                  sc_core::sc_time_stamp().to_string() + " but the workload is not finished";
+      break;
+    }
+    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    const uint64_t done = completed_requests();
+    if (done != last_done) {
+      last_done = done;
+      last_progress = sc_core::sc_time_stamp();
+    } else if (sc_core::sc_time_stamp() - last_progress >
+               sc_core::sc_time(double(cfg_.system.watchdog_us), sc_core::SC_US)) {
+      res.error = "no request completed for " + std::to_string(cfg_.system.watchdog_us) +
+                  " us of simulated time (livelock) at " + sc_core::sc_time_stamp().to_string();
+      break;
+    }
+    if (cfg_.system.max_time_us &&
+        sc_core::sc_time_stamp() >= sc_core::sc_time(double(cfg_.system.max_time_us), sc_core::SC_US)) {
+      res.error = "reached system.max_time_us before the workload finished";
+      break;
+    }
+    auto now = clk::now();
+    if (opt_.progress && now - last_print > std::chrono::seconds(2)) {
+      last_print = now;
+      printed = true;
+      std::fprintf(stderr, "\r[gpumemsys] sim %.1f us  requests done %llu  wall %.0f s   ",
+                   sc_core::sc_time_stamp().to_seconds() * 1e6, (unsigned long long)done,
+                   std::chrono::duration<double>(now - t0).count());
+      std::fflush(stderr);
+    }
+  }
+  if (printed) std::fprintf(stderr, "\n");
+  // Drain what is still in flight after the last warp finished (e.g. write-back acknowledgements).
+  if (res.error.empty() && sc_core::sc_pending_activity())
+    sc_core::sc_start(sc_core::sc_time(double(cfg_.system.watchdog_us), sc_core::SC_US),
+                      sc_core::SC_EXIT_ON_STARVATION);
+  res.finished = dispatcher_->done() && res.error.empty();
+  res.sim_time_ns = finish_ps() / 1e3;
+  res.wall_seconds = std::chrono::duration<double>(clk::now() - t0).count();
+  std::string report;
+  if (res.finished && !all_requests_answered(&report)) {
+    res.finished = false;
+    res.error = "requests without exactly one response:\n" + report;
+  }
+  return res;
+}
+
+}  // namespace gms

@@ -1,0 +1,82 @@
+// Assembles any number of SMs, L1s, LLC slices and DRAM channels from a SystemConfig, binds their
+// sockets (SM -> L1 -> interconnect -> LLC slice -> DRAM channel) and runs a workload to completion.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/address_map.h"
+#include "models/common/block_env.h"
+#include "models/common/payload_pool.h"
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+#include "models/sm/workload.h"
+#include "tb/system/system_config.h"
+
+namespace gms {
+
+class SmCore;
+class CtaDispatcher;
+class L1Cache;
+class Interconnect;
+class LlcSlice;
+class DramChannel;
+class BackingStore;
+class GoldenMemory;
+
+struct RunOptions {
+  std::string vcd_path;             // empty = no VCD
+  std::vector<std::string> traces;  // block-name globs traced into the VCD
+  bool check_data = true;           // golden-memory check of every load
+  bool progress = true;             // progress line on stderr for long runs
+};
+
+struct RunResult {
+  bool finished = false;
+  double sim_time_ns = 0;
+  double wall_seconds = 0;
+  std::string error;  // deadlock / livelock / unanswered requests
+};
+
+class GpuSystem {
+ public:
+  GpuSystem(const SystemConfig& cfg, Workload& workload, const RunOptions& opt);
+  ~GpuSystem();
+  GpuSystem(const GpuSystem&) = delete;
+  GpuSystem& operator=(const GpuSystem&) = delete;
+
+  RunResult run();
+
+  StatGroup& stats() { return root_; }
+  BackingStore& memory() { return *store_; }
+  GoldenMemory* checker() { return checker_.get(); }
+  const SystemConfig& config() const { return cfg_; }
+  // Every block that counts requests and responses has equal counts; otherwise lists the offenders.
+  bool all_requests_answered(std::string* report) const;
+
+ private:
+  void build();
+  void add_system_formulas();
+  uint64_t completed_requests() const;
+  double finish_ps() const;  // when the last warp finished (now, while running)
+
+  SystemConfig cfg_;
+  Workload& workload_;
+  RunOptions opt_;
+  StatGroup root_{"gpumemsys"};
+  std::unique_ptr<StatGroup> sys_stats_;
+  PayloadPool pool_;
+  std::unique_ptr<TraceSelector> trace_;
+  BlockEnv env_;
+  std::unique_ptr<AddressMap> map_;
+  std::unique_ptr<BackingStore> store_;
+  std::unique_ptr<GoldenMemory> checker_;
+  std::vector<std::unique_ptr<SmCore>> sms_;
+  std::vector<std::unique_ptr<L1Cache>> l1s_;
+  std::unique_ptr<Interconnect> noc_;
+  std::vector<std::unique_ptr<LlcSlice>> llcs_;
+  std::vector<std::unique_ptr<DramChannel>> drams_;
+  std::unique_ptr<CtaDispatcher> dispatcher_;
+};
+
+}  // namespace gms

@@ -1,0 +1,52 @@
+#include "tb/system/run_summary.h"
+
+#include <cstdio>
+#include <string>
+
+#include "tb/checker/golden_memory.h"
+
+namespace gms {
+
+namespace {
+void row(std::ostream& os, const char* name, const std::string& value, const char* unit) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "  %-28s %18s  %s\n", name, value.c_str(), unit);
+  os << buf;
+}
+std::string num(double v, int decimals = 0) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+std::string pct(double v) {
+  return num(v * 100.0, 2);
+}
+}  // namespace
+
+void print_summary(std::ostream& os, const StatGroup& root, const RunResult& res,
+                   const GoldenMemory* checker) {
+  auto v = [&](const char* p) { return root.value(p); };
+  os << "GPUMemSys run summary\n";
+  row(os, "simulated time", num(v("system.sim_time_ns"), 1), "ns");
+  row(os, "SM cycles", num(v("system.sm_cycles")), "cycles");
+  row(os, "warp memory instructions", num(v("system.warp_insts")), "instructions");
+  row(os, "line requests (L1 accesses)", num(v("system.line_requests")), "requests");
+  row(os, "L1 hit rate", pct(v("system.l1_hit_rate")), "%");
+  row(os, "L1 reservation fails", num(v("system.l1_reservation_fails")), "events");
+  row(os, "LLC accesses", num(v("system.llc_accesses")), "accesses");
+  row(os, "LLC hit rate", pct(v("system.llc_hit_rate")), "%");
+  row(os, "NoC request flits", num(v("system.noc_request_flits")), "flits");
+  row(os, "NoC reply flits", num(v("system.noc_reply_flits")), "flits");
+  row(os, "DRAM traffic", num(v("system.dram_bytes")), "bytes");
+  row(os, "DRAM bandwidth", num(v("system.dram_bandwidth_gbps"), 2), "GB/s");
+  row(os, "DRAM row-hit rate", pct(v("system.dram_row_hit_rate")), "%");
+  if (checker) {
+    row(os, "loads checked (golden)", num(double(checker->loads_checked())), "lane loads");
+    row(os, "data mismatches", num(double(checker->mismatches())), "lane loads");
+  }
+  row(os, "wall-clock time", num(res.wall_seconds, 2), "s");
+  if (res.wall_seconds > 0)
+    row(os, "simulation speed", num(v("system.line_requests") / res.wall_seconds), "L1 accesses/s");
+}
+
+}  // namespace gms

@@ -1,0 +1,34 @@
+#include "tb/system/system_config.h"
+
+#include "tb/system/embedded_presets.h"
+
+namespace gms {
+
+SystemParams SystemParams::from(const ConfigNode& n) {
+  SystemParams p;
+  p.name = n.get_string("name", p.name);
+  p.seed = n.get_uint("seed", p.seed);
+  p.watchdog_us = n.get_uint("watchdog_us", p.watchdog_us, 1, 1000000000);
+  p.max_time_us = n.get_uint("max_time_us", p.max_time_us);
+  n.finish();
+  return p;
+}
+
+SystemConfig SystemConfig::from(const ConfigNode& root) {
+  SystemConfig c;
+  c.system = SystemParams::from(root.child("system"));
+  c.sm = SmParams::from(root.require_child("sm"));
+  c.l1 = L1Params::from(root.require_child("l1"));
+  c.noc = NocParams::from(root.require_child("noc"));
+  c.llc = LlcParams::from(root.require_child("llc"));
+  c.dram = DramParams::from(root.require_child("dram"));
+  c.memory_map = AddressMapParams::from(root.child("memory_map"), c.llc.slices, c.dram.channels);
+  root.finish_all();
+  return c;
+}
+
+const char* embedded_fermi_yaml() {
+  return kEmbeddedFermiYaml;
+}
+
+}  // namespace gms

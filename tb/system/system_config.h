@@ -1,0 +1,41 @@
+// The whole system's configuration: one typed struct per block, filled from one YAML document whose
+// tree mirrors the object tree (system, sm, l1, noc, llc, dram, memory_map).
+#pragma once
+#include <string>
+
+#include "models/common/address_map.h"
+#include "models/common/config.h"
+#include "models/dram/dram_params.h"
+#include "models/l1/l1_params.h"
+#include "models/llc/llc_params.h"
+#include "models/noc/noc_params.h"
+#include "models/sm/sm_params.h"
+
+namespace gms {
+
+struct SystemParams {
+  std::string name = "gpu";
+  uint64_t seed = 1;
+  // A run with no completed request for this long (simulated) is a livelock: it fails, never hangs.
+  uint64_t watchdog_us = 2000;
+  uint64_t max_time_us = 0;  // 0 = no limit
+  static SystemParams from(const ConfigNode& n);
+};
+
+struct SystemConfig {
+  SystemParams system;
+  SmParams sm;
+  L1Params l1;
+  NocParams noc;
+  LlcParams llc;
+  DramParams dram;
+  AddressMapParams memory_map;
+
+  // Reads and validates the whole document (unknown keys anywhere are errors).
+  static SystemConfig from(const ConfigNode& root);
+};
+
+// The fermi preset compiled into the binary (configs/fermi.yaml at build time).
+const char* embedded_fermi_yaml();
+
+}  // namespace gms

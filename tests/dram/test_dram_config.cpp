@@ -1,0 +1,110 @@
+// DramParams from YAML: defaults, the address mapping fields, and errors that name the key.
+#include <gtest/gtest.h>
+
+#include "models/common/config.h"
+#include "models/dram/dram_mapping.h"
+#include "models/dram/dram_params.h"
+
+namespace {
+gms::DramParams load(const std::string& yaml) {
+  return gms::DramParams::from(gms::ConfigNode::load_string(yaml, "t.yaml").child("dram"));
+}
+std::string error_of(const std::string& yaml) {
+  try {
+    load(yaml);
+  } catch (const gms::ConfigError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+std::vector<unsigned> range(unsigned lo, unsigned n) {
+  std::vector<unsigned> v;
+  for (unsigned i = 0; i < n; ++i) v.push_back(lo + i);
+  return v;
+}
+}  // namespace
+
+TEST(DramConfig, DefaultsAreThePapersGddr5Channel) {
+  gms::DramParams p = load("dram: {}\n");
+  EXPECT_EQ(p.channels, 6u);
+  EXPECT_DOUBLE_EQ(p.clock_mhz, 924.0);
+  EXPECT_EQ(p.banks, 16u);
+  EXPECT_EQ(p.burst_bytes(), 64u);
+  EXPECT_EQ(p.burst_cycles(), 2u);
+  EXPECT_EQ(p.tRC, 40u);
+  EXPECT_EQ(p.scheduler, gms::SchedulerPolicy::FrFcfs);
+  EXPECT_EQ(p.column_bits, range(6, 5));
+  EXPECT_EQ(p.bank_bits, range(11, 4));
+  EXPECT_EQ(p.row_bits, range(15, 16));
+  gms::DramParams q = load("dram: {banks: 8, row_bytes: 1024, scheduler: fcfs, tCL: 10}\n");
+  EXPECT_EQ(q.column_bits, range(6, 4));
+  EXPECT_EQ(q.bank_bits, range(10, 3));
+  EXPECT_EQ(q.scheduler, gms::SchedulerPolicy::Fcfs);
+  EXPECT_EQ(q.tCL, 10u);
+}
+
+TEST(DramConfig, MappingFieldsDecodeAsConfigured) {
+  gms::DramParams p = load(
+      "dram:\n"
+      "  mapping:\n"
+      "    column_bits: [6, 7, 8, 13, 14]\n"
+      "    bank_bits: [9, 10, 11, 12]\n"
+      "    row_bits: [16, 15, 17]\n");
+  gms::DramMapping m(p.column_bits, p.bank_bits, p.row_bits);
+  EXPECT_EQ(m.decode(1u << 9).bank, 1u);
+  EXPECT_EQ(m.decode(1u << 12).bank, 8u);
+  EXPECT_EQ(m.decode(1u << 13).column, 8u);
+  EXPECT_EQ(m.decode(1u << 7).column, 2u);
+  EXPECT_EQ(m.decode(1u << 16).row, 1u);  // listed first: row bit 0
+  EXPECT_EQ(m.decode(1u << 15).row, 2u);
+  EXPECT_EQ(m.decode(1u << 18).row, 8u);  // above every listed bit: extends the row
+  EXPECT_EQ(m.decode(63).bank, 0u);       // byte within a burst
+  gms::DramCoord c = m.decode((5ull << 20) | (1u << 15) | (3u << 9) | (1u << 14) | (1u << 6));
+  EXPECT_EQ(c.bank, 3u);
+  EXPECT_EQ(c.column, 17u);
+  // Bits from 18 up (above the listed ones) follow the 3 listed row bits; bit 15 is row bit 1.
+  EXPECT_EQ(c.row, (((5ull << 20) >> 18) << 3) | 2u);
+  EXPECT_EQ(c.row, 162u);
+  // Default mapping: a stream stays in a row for row_bytes, then moves to the next bank.
+  gms::DramParams d;
+  d.resolve_mapping();
+  gms::DramMapping dm(d.column_bits, d.bank_bits, d.row_bits);
+  EXPECT_EQ(dm.decode(2047).bank, 0u);
+  EXPECT_EQ(dm.decode(2048).bank, 1u);
+  EXPECT_EQ(dm.decode(2048 * 16).bank, 0u);
+  EXPECT_EQ(dm.decode(2048 * 16).row, 1u);
+  EXPECT_EQ(dm.decode(2047).column, 31u);
+}
+
+TEST(DramConfig, BadConfigsNameTheKey) {
+  EXPECT_NE(error_of("dram: {banks: 12}\n").find("t.yaml:1: dram.banks: "), std::string::npos);
+  EXPECT_NE(error_of("dram: {tRC: 30}\n").find("dram.tRC: tRC (30) < tRAS + tRP (40)"), std::string::npos);
+  EXPECT_NE(error_of("dram: {tRAS: 10, tRC: 22}\n").find("dram.tRAS:"), std::string::npos);
+  EXPECT_NE(error_of("dram: {scheduler: lifo}\n").find("dram.scheduler"), std::string::npos);
+  EXPECT_NE(error_of("dram: {burst_length: 2}\n").find("dram.data_rate"), std::string::npos);
+  EXPECT_NE(error_of("dram: {bus_bytes: 32, burst_length: 8}\n").find("dram.burst_length"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {queue_size: 0}\n").find("dram.queue_size"), std::string::npos);
+  EXPECT_NE(error_of("dram: {tcl: 12}\n").find("dram.tcl"), std::string::npos);  // unknown key (typo)
+  const std::string overlap =
+      "dram:\n  mapping:\n    column_bits: [6, 7, 8, 9, 10]\n    bank_bits: [10, 11, 12, 13]\n"
+      "    row_bits: [14, 15]\n";
+  EXPECT_NE(error_of(overlap).find("t.yaml:4: dram.mapping.bank_bits: bit 10 is listed in two fields"),
+            std::string::npos)
+      << error_of(overlap);
+  const std::string gap =
+      "dram:\n  mapping:\n    column_bits: [6, 7, 8, 9, 10]\n    bank_bits: [11, 12, 13, 14]\n"
+      "    row_bits: [16, 17]\n";
+  EXPECT_NE(error_of(gap).find("dram.mapping: address bit 15 belongs to no field"), std::string::npos)
+      << error_of(gap);
+  const std::string width =
+      "dram:\n  mapping: {column_bits: [6, 7], bank_bits: [8, 9, 10, 11], row_bits: [12]}\n";
+  EXPECT_NE(error_of(width).find("dram.mapping.column_bits: needs 5 bits"), std::string::npos)
+      << error_of(width);
+  const std::string in_line =
+      "dram:\n  mapping: {column_bits: [7, 8, 9, 10, 11], bank_bits: [6, 12, 13, 14], row_bits: [15]}\n";
+  EXPECT_NE(error_of(in_line).find("dram.mapping.bank_bits: bit 6 lies inside a 128 B line"),
+            std::string::npos)
+      << error_of(in_line);
+  EXPECT_NE(error_of("dram:\n  mapping: {rows: [1]}\n").find("dram.mapping.rows"), std::string::npos);
+}
