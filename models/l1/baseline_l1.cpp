@@ -70,8 +70,7 @@ bool BaselineL1::on_request(Payload& t, const sc_core::sc_time& delay) {
       return true;
     }
     held_ = &t;
-    held_cycle_ = c + 1;
-    wake_at(held_cycle_);
+    block_held(c);
     return false;
   }
   held_ = &t;  // probed by process() in cycle c (or the next one if c's access slot is taken)
@@ -88,7 +87,34 @@ bool BaselineL1::on_down_response(Payload& t) {
 
 void BaselineL1::on_down_ready() {
   send_free_cycle_ = clk_.cycle() + 1;
+  unblock_held(send_free_cycle_);
   wake_at(send_free_cycle_);
+}
+
+void BaselineL1::block_held(uint64_t fail_cycle) {
+  held_blocked_ = true;
+  held_failed_ = true;
+  held_fail_cycle_ = fail_cycle;
+  // The slot of a request already sent frees at a known cycle: no event will announce it, so retry then.
+  if (held_cause_ == &st_.rf_miss_queue && send_free_cycle_ != kNever && send_free_cycle_ > fail_cycle)
+    unblock_held(send_free_cycle_);
+}
+
+void BaselineL1::unblock_held(uint64_t cycle) {
+  if (!held_ || !held_blocked_) return;
+  held_blocked_ = false;
+  held_cycle_ = std::max(cycle, held_fail_cycle_ + 1);
+  // Called from process() for an arrival in the current cycle: the held request is tried right after in
+  // the same activation, so only later cycles need a wake-up.
+  if (held_cycle_ > clk_.cycle()) wake_at(held_cycle_);
+}
+
+void BaselineL1::count_skipped_retries(uint64_t now) {
+  if (!held_failed_ || now <= held_fail_cycle_ + 1) return;
+  const uint64_t skipped = now - held_fail_cycle_ - 1;
+  st_.reservation_fails += skipped;
+  st_.accesses += skipped;
+  if (held_cause_) *held_cause_ += skipped;
 }
 
 void BaselineL1::on_sm_free() {
@@ -105,13 +131,15 @@ void BaselineL1::process() {
     arrival_free_cycle_ = now + 1;
     handle_arrival(*a, now);
   }
-  if (held_ && held_cycle_ <= now && last_access_cycle_ != now) {
+  if (held_ && !held_blocked_ && held_cycle_ <= now && last_access_cycle_ != now) {
     Payload* t = held_;
+    count_skipped_retries(now);
     if (try_access(*t, now)) {
       held_ = nullptr;
+      held_failed_ = false;
       up_.accept(*t);  // END_REQ; the SM may send its next request from inside this call
     } else {
-      held_cycle_ = now + 1;
+      block_held(now);
     }
   }
   if (!miss_q_.empty() && miss_q_.front().cycle <= now && send_free_cycle_ <= now) send_one(now);
@@ -127,6 +155,7 @@ void BaselineL1::send_one(uint64_t now) {
   if (t->is_write()) st_.to_l2_bytes += uint64_t(popcount8(r.chunk_mask)) * kChunkBytes;
   send_free_cycle_ = kNever;  // until END_REQ
   if (down_.send(*t)) send_free_cycle_ = now + 1;
+  unblock_held(now + 1);  // a miss-queue slot frees
 }
 
 void BaselineL1::respond_one(uint64_t now) {
@@ -141,7 +170,7 @@ void BaselineL1::schedule_next(uint64_t now) {
   uint64_t next = kNever;
   auto consider = [&](uint64_t c) { next = std::min(next, std::max(c, now + 1)); };
   if (!arrivals_.empty()) consider(std::max(arrivals_.front().cycle, arrival_free_cycle_));
-  if (held_) consider(held_cycle_);
+  if (held_ && !held_blocked_) consider(held_cycle_);
   if (!miss_q_.empty() && send_free_cycle_ != kNever)
     consider(std::max(miss_q_.front().cycle, send_free_cycle_));
   if (!resp_q_.empty() && resp_free_cycle_ != kNever)

@@ -83,6 +83,16 @@ class BaselineL1 : public L1Cache {
   RingQueue<Timed> arrivals_;  // fills and store acknowledgements, handled one per cycle
   Payload* held_ = nullptr;    // SM request whose END_REQ is withheld
   uint64_t held_cycle_ = 0;    // next cycle to try it
+  // A reservation-failed request is not retried every cycle: it sleeps until a fill, an acknowledgement
+  // or a miss-queue departure could free what it lacks, and the cycles skipped are then counted as the
+  // failed retries they stand for, so the statistics equal a per-cycle retry at a fraction of the events.
+  bool held_blocked_ = false;
+  bool held_failed_ = false;
+  uint64_t held_fail_cycle_ = 0;
+  Counter* held_cause_ = nullptr;
+  void block_held(uint64_t fail_cycle);
+  void unblock_held(uint64_t cycle);
+  void count_skipped_retries(uint64_t now);
   uint64_t last_access_cycle_ = kNever;
   uint64_t send_free_cycle_ = 0;     // first cycle the downstream request channel may be used again
   uint64_t resp_free_cycle_ = 0;     // first cycle the response channel to the SM may be used again

@@ -17,6 +17,7 @@ void copy_chunks(unsigned char* dst, const unsigned char* src, uint8_t mask) {
 bool BaselineL1::reservation_fail(Counter& cause) {
   ++st_.reservation_fails;
   ++cause;
+  held_cause_ = &cause;
   return false;
 }
 
@@ -133,6 +134,7 @@ Payload& BaselineL1::new_downstream(const MemReq* from, tlm::tlm_command cmd, ui
 }
 
 void BaselineL1::handle_arrival(Payload& down, uint64_t c) {
+  unblock_held(c);  // a fill frees an MSHR entry and a way; an acknowledgement changes nothing, cheaply
   if (down.is_read()) return fill(down, c);
   Payload* sm = static_cast<Payload*>(req_of(down).owner_cookie);  // store acknowledged
   sm->set_response_status(down.get_response_status());
