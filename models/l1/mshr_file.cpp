@@ -14,11 +14,38 @@ MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge)
     slots_[i].waiters.reserve(max_merge);
   }
   spare_lists_.reserve(entries);
+  size_t n = 8;
+  while (n < 4 * size_t(entries)) n <<= 1;
+  index_.assign(n, -1);
+  index_mask_ = n - 1;
+}
+
+void MshrFile::index_insert(uint64_t line, uint32_t slot) {
+  size_t h = home(line);
+  while (index_[h] >= 0) h = (h + 1) & index_mask_;
+  index_[h] = int32_t(slot);
+}
+
+// Backward-shift deletion keeps every probe chain unbroken without tombstones.
+void MshrFile::index_erase(uint64_t line) {
+  size_t h = home(line);
+  while (slots_[uint32_t(index_[h])].line != line) h = (h + 1) & index_mask_;
+  size_t hole = h;
+  for (size_t j = (hole + 1) & index_mask_; index_[j] >= 0; j = (j + 1) & index_mask_) {
+    size_t k = home(slots_[uint32_t(index_[j])].line);
+    // Move j into the hole if its home does not lie cyclically in (hole, j].
+    bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
+    if (!stays) {
+      index_[hole] = index_[j];
+      hole = j;
+    }
+  }
+  index_[hole] = -1;
 }
 
 MshrFile::Entry* MshrFile::find(uint64_t line) {
-  for (uint32_t i : active_)
-    if (slots_[i].line == line) return &slots_[i];
+  for (size_t h = home(line); index_[h] >= 0; h = (h + 1) & index_mask_)
+    if (slots_[uint32_t(index_[h])].line == line) return &slots_[uint32_t(index_[h])];
   return nullptr;
 }
 
@@ -30,6 +57,7 @@ MshrFile::Entry& MshrFile::allocate(uint64_t line) {
   active_.push_back(i);
   Entry& e = slots_[i];
   e.line = line;
+  index_insert(line, i);
   e.issued_chunks = 0;
   e.no_fill = false;
   e.cookie = 0;
@@ -45,6 +73,7 @@ std::vector<tlm::tlm_generic_payload*> MshrFile::release(uint64_t line) {
   for (size_t k = 0; k < active_.size(); ++k) {
     uint32_t i = active_[k];
     if (slots_[i].line != line) continue;
+    index_erase(line);
     active_[k] = active_.back();
     active_.pop_back();
     free_.push_back(i);

@@ -30,12 +30,10 @@ SetIndexer::SetIndexer(SetIndexFn fn, uint32_t sets, uint32_t line_bytes)
 // Set bit i = address bit (7 + i) XOR address bit {13, 14, 15, 17, 19}[i]; with 64 sets address bit 12
 // becomes set bit 5 (the 48 KB configuration of paper 003).
 uint32_t SetIndexer::fermi_hash(uint64_t addr) const {
-  static constexpr unsigned kHigh[5] = {13, 14, 15, 17, 19};
-  uint32_t set = 0;
-  for (unsigned i = 0; i < 5; ++i) {
-    uint32_t bit = uint32_t((addr >> (7 + i)) ^ (addr >> kHigh[i])) & 1u;
-    set |= bit << i;
-  }
+  // Bits 13,14,15 line up with set bits 0..2; bits 17 and 19 are gathered into set bits 3 and 4.
+  const uint32_t high =
+      uint32_t((addr >> 13) & 7u) | uint32_t((addr >> 14) & 8u) | uint32_t((addr >> 15) & 16u);
+  uint32_t set = (uint32_t(addr >> 7) & 31u) ^ high;
   if (sets_ == 64) set |= uint32_t((addr >> 12) & 1u) << 5;
   return set;
 }
