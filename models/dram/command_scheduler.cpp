@@ -10,6 +10,7 @@ CommandScheduler::CommandScheduler(const DramParams& p, DramTiming& timing)
       slots_(p.queue_size),
       bank_queue_(p.banks),
       cand_(p.banks),
+      kinds_(p.banks, {0, 0}),
       active_at_(p.banks, 0) {
   free_.reserve(p.queue_size);
   for (size_t i = p.queue_size; i-- > 0;) free_.push_back(int16_t(i));
@@ -39,6 +40,7 @@ void CommandScheduler::push(const DramRequest& r) {
     active_.push_back(r.bank);
   }
   q.push_back(s);
+  ++kinds_[r.bank][r.write ? kWrite : kRead];
   ++count_;
   refresh(r.bank);
   if (cache_valid_) {  // only this bank's candidates changed; a stale earlier value is a safe lower bound
@@ -58,6 +60,7 @@ void CommandScheduler::remove(int16_t s) {
     DramRequest& o = slots_[size_t(*j)].r;
     if (conflicts(o, gone)) --o.deps;
   }
+  --kinds_[b][gone.write ? kWrite : kRead];
   q.erase(it);
   if (q.empty()) {
     uint32_t pos = active_at_[b], last = active_.back();
@@ -70,116 +73,122 @@ void CommandScheduler::remove(int16_t s) {
 }
 
 void CommandScheduler::refresh(uint32_t b) {
-  Candidates& k = cand_[b];
-  k = Candidates();
+  Candidates k;
   const auto& q = bank_queue_[b];
-  if (q.empty()) return;
-  const bool open = timing_.is_open(b);
-  const uint64_t open_row = timing_.open_row(b);
-  const uint64_t col = timing_.bank_col_ready(b);
-  auto set = [&](Candidate& x, int16_t s, Kind kind, uint64_t bank_part) {
-    const Slot& sl = slots_[size_t(s)];
-    x.slot = s;
-    x.kind = kind;
-    x.seq = sl.seq;
-    x.ready = std::max(bank_part, sl.r.arrival);
-  };
-  bool any_hit = false;
-  if (policy_ == SchedulerPolicy::FrFcfs) {
-    for (int16_t s : q) {
-      const DramRequest& r = slots_[size_t(s)].r;
-      if (!open || r.row != open_row) continue;
-      any_hit = true;
-      if (r.deps) continue;
-      Candidate& x = k.c[r.write ? 1 : 0];
-      if (x.slot == kNone) set(x, s, r.write ? kWrite : kRead, col);
+  if (!q.empty()) {
+    const bool open = timing_.is_open(b);
+    const uint64_t open_row = timing_.open_row(b);
+    const uint64_t col = timing_.bank_col_ready(b);
+    auto set = [&](int16_t s, Kind kind, uint64_t bank_part) {
+      const Slot& sl = slots_[size_t(s)];
+      k.slot[kind] = s;
+      k.seq[kind] = sl.seq;
+      k.ready[kind] = std::max(bank_part, sl.r.arrival);
+    };
+    bool any_hit = false;
+    if (policy_ == SchedulerPolicy::FrFcfs) {
+      for (int16_t s : q) {
+        const DramRequest& r = slots_[size_t(s)].r;
+        if (!open || r.row != open_row) continue;
+        any_hit = true;
+        if (r.deps) continue;
+        const Kind kind = r.write ? kWrite : kRead;
+        if (k.slot[kind] == kNone) set(s, kind, col);
+        // Stop once every kind the bank holds has its candidate: the rest are younger.
+        if ((k.slot[kRead] != kNone || !kinds_[b][kRead]) && (k.slot[kWrite] != kNone || !kinds_[b][kWrite]))
+          break;
+      }
+    } else {  // FCFS: only the bank's oldest request; its column command waits to be the oldest overall
+      const DramRequest& r = slots_[size_t(q.front())].r;
+      if (open && r.row == open_row) {
+        any_hit = true;
+        set(q.front(), r.write ? kWrite : kRead, col);
+      }
     }
-  } else {  // FCFS: only the bank's oldest request; its column command waits to be the oldest overall
-    const DramRequest& r = slots_[size_t(q.front())].r;
-    if (open && r.row == open_row) {
-      any_hit = true;
-      set(k.c[r.write ? 1 : 0], q.front(), r.write ? kWrite : kRead, col);
+    if (!any_hit)  // FR-FCFS never closes a row that queued requests still hit
+      set(q.front(), open ? kPre : kAct, open ? timing_.bank_pre_ready(b) : timing_.bank_act_ready(b));
+  }
+  // Keep the minima exact: a lower value replaces the minimum; raising the value that was the minimum
+  // needs a pass (FCFS: the oldest request may have changed too).
+  Candidates& old = cand_[b];
+  if (mins_valid_ && policy_ == SchedulerPolicy::Fcfs) mins_valid_ = false;
+  if (mins_valid_) {
+    for (unsigned i = 0; i < kKinds; ++i) {
+      if (k.ready[i] < min_[i])
+        min_[i] = k.ready[i];
+      else if (old.ready[i] == min_[i] && k.ready[i] != old.ready[i])
+        mins_valid_ = false;
     }
   }
-  if (!any_hit)  // FR-FCFS never closes a row that queued requests still hit
-    set(k.c[2], q.front(), open ? kPre : kAct, open ? timing_.bank_pre_ready(b) : timing_.bank_act_ready(b));
+  old = k;
 }
 
-void CommandScheduler::channel_ready(uint64_t ch[kKinds]) const {
-  ch[kRead] = timing_.channel_read_ready();
-  ch[kWrite] = timing_.channel_write_ready();
-  ch[kPre] = timing_.channel_pre_ready();
-  ch[kAct] = timing_.channel_act_ready();
+void CommandScheduler::recompute_mins() {
+  const bool fcfs = policy_ == SchedulerPolicy::Fcfs;
+  oldest_ = kNoSeq;
+  if (fcfs)
+    for (uint32_t b : active_) oldest_ = std::min(oldest_, slots_[size_t(bank_queue_[b].front())].seq);
+  for (uint64_t& m : min_) m = kNever;
+  for (uint32_t b : active_) {
+    const Candidates& k = cand_[b];
+    for (unsigned i = 0; i < kKinds; ++i)
+      if (!fcfs || i >= kPre || k.seq[i] == oldest_) min_[i] = std::min(min_[i], k.ready[i]);
+  }
+  mins_valid_ = true;
 }
 
-uint64_t CommandScheduler::bank_ready(uint32_t b, const uint64_t ch[kKinds]) const {
-  uint64_t t = kNever;
-  for (const Candidate& x : cand_[b].c)
-    if (x.slot != kNone) t = std::min(t, std::max(x.ready, ch[x.kind]));
-  return t;
+int16_t CommandScheduler::pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const {
+  const bool ok_a = std::max(min_[a], ch[a]) <= c, ok_b = std::max(min_[b], ch[b]) <= c;
+  if (!ok_a && !ok_b) return kNone;
+  const bool oldest_only = policy_ == SchedulerPolicy::Fcfs && a == kRead;  // column commands
+  uint64_t seq = kNoSeq;
+  int16_t slot = kNone;
+  auto consider = [&](const Candidates& k, Kind i) {
+    if (k.ready[i] <= c && k.seq[i] < seq && (!oldest_only || k.seq[i] == oldest_)) {
+      seq = k.seq[i];
+      slot = k.slot[i];
+    }
+  };
+  for (uint32_t bank : active_) {
+    const Candidates& k = cand_[bank];
+    if (ok_a) consider(k, a);
+    if (ok_b) consider(k, b);
+  }
+  return slot;
 }
 
 IssueResult CommandScheduler::step(uint64_t c) {
   IssueResult res;
-  scan(c, true, &res);
+  if (!count_) return res;
+  uint64_t ch[kKinds];
+  channel_ready(ch);
+  const uint64_t best = earliest(ch);
+  if (best > c) {  // nothing ready: the answer holds until something changes
+    cached_next_ = best;
+    cache_valid_ = true;
+    return res;
+  }
+  // Row hits first (oldest first), then row commands (oldest first).
+  const int16_t col = pick(kRead, kWrite, c, ch);
+  res = col != kNone ? issue_column(col, c) : issue_row(pick(kPre, kAct, c, ch), c);
+  if (policy_ == SchedulerPolicy::Fcfs) {  // the oldest request may have changed: recompute when asked
+    cache_valid_ = false;
+    return res;
+  }
+  channel_ready(ch);
+  cached_next_ = earliest(ch);
+  cache_valid_ = true;
   return res;
 }
 
 uint64_t CommandScheduler::next_ready(uint64_t c) {
   if (!cache_valid_) {
-    cached_next_ = scan(c, false, nullptr);
+    uint64_t ch[kKinds];
+    channel_ready(ch);
+    cached_next_ = count_ ? earliest(ch) : kNever;
     cache_valid_ = true;
   }
   return cached_next_ == kNever ? kNever : std::max(cached_next_, c);
-}
-
-uint64_t CommandScheduler::scan(uint64_t c, bool issue, IssueResult* out) {
-  if (!count_) return kNever;
-  uint64_t ch[kKinds];
-  channel_ready(ch);
-  const bool fcfs = policy_ == SchedulerPolicy::Fcfs;
-  uint64_t oldest = kNoSeq;  // FCFS: only the oldest request overall may use the data bus
-  if (fcfs)
-    for (uint32_t b : active_) oldest = std::min(oldest, slots_[size_t(bank_queue_[b].front())].seq);
-  uint64_t best = kNever;
-  KindMin mins[kKinds];
-  const Candidate *col = nullptr, *row = nullptr;
-  for (uint32_t b : active_) {
-    const Candidates& k = cand_[b];
-    for (unsigned i = 0; i < 3; ++i) {
-      const Candidate& x = k.c[i];
-      if (x.slot == kNone || (fcfs && i < 2 && x.seq != oldest)) continue;
-      const uint64_t t = std::max(x.ready, ch[x.kind]);
-      best = std::min(best, t);
-      mins[x.kind].add(x.ready, b);
-      const Candidate*& pick = (i < 2) ? col : row;
-      if (t <= c && (!pick || x.seq < pick->seq)) pick = &x;
-    }
-  }
-  if (!issue) return best;
-  // Row hits first (oldest first), then row commands (oldest first).
-  const Candidate* chosen = col ? col : row;
-  if (!chosen) {  // nothing ready: the answer holds until something changes
-    cached_next_ = best;
-    cache_valid_ = true;
-    return best;
-  }
-  const uint32_t b = slots_[size_t(chosen->slot)].r.bank;
-  *out = col ? issue_column(chosen->slot, c) : issue_row(chosen->slot, c);
-  if (fcfs) {  // the oldest request may have changed: rescan when asked
-    cache_valid_ = false;
-    return best;
-  }
-  // Only bank b's candidates and the channel's shares changed.
-  channel_ready(ch);
-  uint64_t next = bank_ready(b, ch);
-  for (unsigned kind = 0; kind < kKinds; ++kind) {
-    uint64_t v = mins[kind].without(b);
-    if (v != kNever) next = std::min(next, std::max(v, ch[kind]));
-  }
-  cached_next_ = next;
-  cache_valid_ = true;
-  return best;
 }
 
 IssueResult CommandScheduler::issue_column(int16_t s, uint64_t c) {
@@ -194,8 +203,10 @@ IssueResult CommandScheduler::issue_column(int16_t s, uint64_t c) {
   if (r.bursts == 0) {
     res.finished = true;
     remove(s);
+    refresh(b);
   }
-  refresh(b);
+  // Otherwise the bank's candidates stand: the request stays its oldest row hit, a read or write
+  // changes no column readiness of its bank, and it keeps any PRE from being a candidate.
   return res;
 }
 

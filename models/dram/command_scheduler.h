@@ -6,11 +6,14 @@
 //    banks open their rows while a request waits (bank parallelism). FR-FCFS does not close a row
 //    that queued requests still hit.
 // Requests to the same line keep their order when either is a write (read-after-write safety).
-// Candidates are cached per bank and refreshed only for the bank a change touches, so choosing a command
-// costs O(banks with requests); nothing allocates after construction.
+// Candidates are cached per bank and refreshed only for the bank a change touches; per-kind minima over
+// the banks make a cycle with nothing ready O(1), and issuing a command costs O(banks with requests).
+// Nothing allocates after construction.
 #pragma once
 #include <tlm.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -72,43 +75,42 @@ class CommandScheduler {
     DramRequest r;
     uint64_t seq = 0;  // arrival order
   };
-  // The channel-wide constraint a candidate waits for.
+  // The channel-wide constraint a candidate waits for; also the candidate's index in a bank.
   enum Kind : uint8_t { kRead, kWrite, kPre, kAct, kKinds };
-  // What a bank would do next: its oldest issuable row-hit read and write, or the request a PRE/ACT is
-  // for, each with the bank's share of its ready time (the channel's share is added per scan).
+  // What a bank would do next, per kind: its oldest issuable row-hit read and write, or the request a
+  // PRE or ACT is for, with the bank's share of its ready time (kNever: no such candidate). The
+  // channel's share is the same for every bank, so max(bank share, channel share) is minimised by the
+  // smallest bank share: the per-kind minima below give the next ready cycle in O(1).
   // Recomputed only when the bank's requests or state change.
-  struct Candidate {
-    int16_t slot = kNone;
-    Kind kind = kRead;
-    uint64_t seq = kNoSeq;
-    uint64_t ready = 0;
-  };
   struct Candidates {
-    Candidate c[3];  // read, write, row command
-  };
-  // Minimum over banks of one kind's bank share, with its bank and the runner-up, so the next ready
-  // cycle after issuing on a bank needs no rescan.
-  struct KindMin {
-    uint64_t first = kNever, second = kNever;
-    uint32_t bank = 0;
-    void add(uint64_t v, uint32_t b) {
-      if (v < first) {
-        second = first;
-        first = v;
-        bank = b;
-      } else if (v < second) {
-        second = v;
-      }
-    }
-    uint64_t without(uint32_t b) const { return b == bank ? second : first; }
+    uint64_t ready[kKinds] = {kNever, kNever, kNever, kNever};
+    uint64_t seq[kKinds] = {kNoSeq, kNoSeq, kNoSeq, kNoSeq};
+    int16_t slot[kKinds] = {kNone, kNone, kNone, kNone};
   };
 
-  // With issue=true issues the best command ready at c into *out. Returns the earliest cycle any
-  // candidate command becomes ready.
-  uint64_t scan(uint64_t c, bool issue, IssueResult* out);
-  void channel_ready(uint64_t ch[kKinds]) const;
+  // Inline: asked twice in every cycle a command issues.
+  void channel_ready(uint64_t ch[kKinds]) const {
+    ch[kRead] = timing_.channel_read_ready();
+    ch[kWrite] = timing_.channel_write_ready();
+    ch[kPre] = timing_.channel_pre_ready();
+    ch[kAct] = timing_.channel_act_ready();
+  }
   // Earliest cycle bank b's candidates can issue, given the channel's shares.
-  uint64_t bank_ready(uint32_t b, const uint64_t ch[kKinds]) const;
+  uint64_t bank_ready(uint32_t b, const uint64_t ch[kKinds]) const {
+    uint64_t t = kNever;
+    for (unsigned i = 0; i < kKinds; ++i) t = std::min(t, std::max(cand_[b].ready[i], ch[i]));
+    return t;
+  }
+  // Earliest cycle any candidate can issue, from the per-kind minima (recomputed first if stale).
+  uint64_t earliest(const uint64_t ch[kKinds]) {
+    if (!mins_valid_) recompute_mins();
+    uint64_t t = kNever;
+    for (unsigned i = 0; i < kKinds; ++i) t = std::min(t, std::max(min_[i], ch[i]));
+    return t;
+  }
+  void recompute_mins();
+  // The oldest candidate of the given kinds ready at c (kNone if none).
+  int16_t pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const;
   void refresh(uint32_t bank);
   IssueResult issue_column(int16_t slot, uint64_t c);
   IssueResult issue_row(int16_t slot, uint64_t c);
@@ -122,9 +124,15 @@ class CommandScheduler {
   uint64_t next_seq_ = 0;
   std::vector<std::vector<int16_t>> bank_queue_;  // per bank: its requests, oldest first
   std::vector<Candidates> cand_;
-  std::vector<uint32_t> active_;     // banks with queued requests
-  std::vector<uint32_t> active_at_;  // bank -> index in active_
-  // next_ready() without a scan while no request arrived and no command issued since the last one.
+  std::vector<std::array<uint16_t, 2>> kinds_;  // per bank: queued reads and writes
+  std::vector<uint32_t> active_;                // banks with queued requests
+  std::vector<uint32_t> active_at_;             // bank -> index in active_
+  // Per kind: the smallest bank share over the candidates that may issue (FCFS: column commands only
+  // for the oldest request). Kept exact by refresh() while it can be; a pass over the banks otherwise.
+  uint64_t min_[kKinds] = {kNever, kNever, kNever, kNever};
+  bool mins_valid_ = true;
+  uint64_t oldest_ = kNoSeq;  // FCFS: seq of the oldest queued request (valid with the minima)
+  // next_ready() without work while no request arrived and no command issued since the last one.
   uint64_t cached_next_ = kNever;
   bool cache_valid_ = false;
 };

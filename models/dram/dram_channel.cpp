@@ -126,6 +126,7 @@ bool DramChannel::on_request(unsigned port, tlm::tlm_generic_payload& t, const s
   }
   if (sched_.full() || !held_.empty()) {  // back-pressure; earlier held requests keep their turn
     ports_[port]->held = &t;
+    ports_[port]->held_req = r;
     held_.push(uint16_t(port));
     ++held_requests_;
     return false;
@@ -166,22 +167,25 @@ void DramChannel::wake_at(uint64_t cycle) {
   }
   if (cycle < planned_) {
     planned_ = cycle;
-    wake_.notify(clk_.until(cycle));
+    // sc_time from its raw value: cheaper than Clock::until's double conversion, same instant.
+    static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
+    const uint64_t at = cycle * clk_.period_ps(), now = Clock::now_ps();
+    wake_.notify(at > now ? sc_core::sc_time::from_value((at - now) * ticks_per_ps) : sc_core::SC_ZERO_TIME);
   }
 }
 
 void DramChannel::run() {
   in_run_ = true;
   planned_ = run_want_ = CommandScheduler::kNever;
-  const uint64_t c = clk_.cycle();
+  const uint64_t now = Clock::now_ps(), c = now / clk_.period_ps();
   retire(c);
   // Commands issue on clock edges; a mid-cycle wake-up (END_RESP) only sends responses.
-  if (Clock::now_ps() % clk_.period_ps() == 0 && !sched_.empty()) {
+  if (now % clk_.period_ps() == 0 && !sched_.empty()) {
     IssueResult res = sched_.step(c);
     if (res.cmd != DramCommand::None) record(res, c);
   }
   accept_held(c);
-  send_responses();
+  send_responses(c);
   in_run_ = false;
   uint64_t next = std::min(run_want_, sched_.next_ready(c + 1));
   if (!in_flight_.empty()) next = std::min(next, in_flight_.front().done);
@@ -238,8 +242,7 @@ void DramChannel::accept_held(uint64_t c) {
     unsigned port = held_.pop();
     tlm::tlm_generic_payload& t = *ports_[port]->held;
     ports_[port]->held = nullptr;
-    DramRequest r;
-    describe(t, r);  // checked when it arrived
+    DramRequest r = ports_[port]->held_req;  // checked when it arrived
     r.port = uint16_t(port);
     r.arrival = c;
     enqueue(r);
@@ -247,8 +250,7 @@ void DramChannel::accept_held(uint64_t c) {
   }
 }
 
-void DramChannel::send_responses() {
-  const uint64_t c = clk_.cycle();
+void DramChannel::send_responses(uint64_t c) {
   bool progress = true;
   while (pending_responses_ && progress) {
     progress = false;

@@ -57,6 +57,7 @@ class DramChannel : public sc_core::sc_module {
     AtTargetPort at;
     RingBuffer<Pending> responses;
     tlm::tlm_generic_payload* held = nullptr;  // request whose END_REQ is withheld (queue full)
+    DramRequest held_req;                      // its description, so acceptance need not decode again
   };
 
   void end_of_elaboration() override;
@@ -78,7 +79,7 @@ class DramChannel : public sc_core::sc_module {
   void record(const IssueResult& res, uint64_t c);
   void retire(uint64_t c);
   void accept_held(uint64_t c);
-  void send_responses();
+  void send_responses(uint64_t c);
   void wake_at(uint64_t cycle);
   void note_queue_change(uint64_t c);
 

@@ -58,10 +58,17 @@ void DramChannel::transfer(const DramRequest& r) {
   const uint8_t* be = t.get_byte_enable_ptr();
   const unsigned be_len = be ? t.get_byte_enable_length() : 0;
   const uint64_t end = r.addr + r.len;
-  for (unsigned k = 0; k < kChunksPerLine; ++k) {
-    if (!(r.chunks & (1u << k))) continue;
+  // One store access per run of adjacent chunks (a whole line is one run).
+  for (unsigned k = 0; k < kChunksPerLine;) {
+    if (!(r.chunks & (1u << k))) {
+      ++k;
+      continue;
+    }
+    unsigned k_end = k + 1;
+    while (k_end < kChunksPerLine && (r.chunks & (1u << k_end))) ++k_end;
     uint64_t lo = std::max(r.line + k * kChunkBytes, r.addr);
-    uint64_t hi = std::min(r.line + (k + 1) * kChunkBytes, end);
+    uint64_t hi = std::min(r.line + k_end * kChunkBytes, end);
+    k = k_end;
     unsigned off = unsigned(lo - r.addr), n = unsigned(hi - lo);
     if (!r.write) {
       store_.read(lo, data + off, n);
@@ -70,7 +77,7 @@ void DramChannel::transfer(const DramRequest& r) {
     } else if (be_len >= off + n) {
       store_.write(lo, data + off, n, be + off);
     } else {  // a short byte-enable pattern repeats over the data (TLM rule)
-      uint8_t mask[kChunkBytes];
+      uint8_t mask[kLineBytes];
       for (unsigned i = 0; i < n; ++i) mask[i] = be[(off + i) % be_len];
       store_.write(lo, data + off, n, mask);
     }

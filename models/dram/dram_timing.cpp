@@ -19,21 +19,6 @@ DramTiming::DramTiming(const DramParams& p)
       burst_(p.burst_cycles()),
       banks_(p.banks) {}
 
-uint64_t DramTiming::channel_act_ready() const {
-  return std::max(cmd_ok_, act_any_ok_);
-}
-
-uint64_t DramTiming::channel_read_ready() const {
-  // Data appears tCL after RD and must find the bus free; RD itself waits tWTR after the last write burst
-  // (write-to-read turnaround, as GDDR5 and GPGPU-Sim's WTR = WL + burst + tWTR from the WR command).
-  return std::max({cmd_ok_, col_any_ok_, sub(bus_free_, tCL_), rd_after_wr_});
-}
-
-uint64_t DramTiming::channel_write_ready() const {
-  // Write data goes out tCWL after WR; tRTW cycles of bus turnaround after the last read burst.
-  return std::max({cmd_ok_, col_any_ok_, sub(bus_free_, tCWL_), wr_after_rd_});
-}
-
 void DramTiming::issue_act(uint32_t bank, uint64_t row, uint64_t c) {
   Bank& b = banks_[bank];
   b.open_row = row;

@@ -3,6 +3,7 @@
 // and tRTW read-to-write turnaround). earliest_*() give the first cycle a command may issue; issue_*()
 // record it. Pure arithmetic on cycle numbers: no SystemC here.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,10 +25,18 @@ class DramTiming {
   uint64_t bank_act_ready(uint32_t bank) const { return banks_[bank].act_ok; }
   uint64_t bank_pre_ready(uint32_t bank) const { return banks_[bank].pre_ok; }
   uint64_t bank_col_ready(uint32_t bank) const { return banks_[bank].col_ok; }
-  uint64_t channel_act_ready() const;
+  // Inline: the scheduler asks for all four every cycle it runs.
+  uint64_t channel_act_ready() const { return std::max(cmd_ok_, act_any_ok_); }
   uint64_t channel_pre_ready() const { return cmd_ok_; }
-  uint64_t channel_read_ready() const;
-  uint64_t channel_write_ready() const;
+  // Data appears tCL after RD and must find the bus free; RD itself waits tWTR after the last write burst
+  // (write-to-read turnaround, as GDDR5 and GPGPU-Sim's WTR = WL + burst + tWTR from the WR command).
+  uint64_t channel_read_ready() const {
+    return std::max({cmd_ok_, col_any_ok_, sub(bus_free_, tCL_), rd_after_wr_});
+  }
+  // Write data goes out tCWL after WR; tRTW cycles of bus turnaround after the last read burst.
+  uint64_t channel_write_ready() const {
+    return std::max({cmd_ok_, col_any_ok_, sub(bus_free_, tCWL_), wr_after_rd_});
+  }
 
   void issue_act(uint32_t bank, uint64_t row, uint64_t c);
   void issue_pre(uint32_t bank, uint64_t c);

@@ -6,8 +6,7 @@
 
 namespace gms {
 
-bool LlcSlice::try_access(Payload& t, uint64_t c, LlcStall& why) {
-  const LlcAccess a = decode_access(t);
+bool LlcSlice::try_access(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why) {
   if (a.ok) return a.write ? try_write(t, a, c, why) : try_read(t, a, c, why);
   if (hit_pipe_.size() >= p_.response_queue) {
     why = LlcStall::ResponseQueueFull;
@@ -51,6 +50,16 @@ bool LlcSlice::plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slot
     ++dram_slots;
   }
   return true;
+}
+
+// A new line's fetch cannot enter a full miss queue, and plan_allocation would not fail first (nothing
+// written back is pending, some way is unreserved): the result is known without searching for a victim,
+// when that search changes nothing (a blocked head's first try, typically).
+bool LlcSlice::miss_queue_blocks_allocation(uint32_t set) const {
+  if (!victim_pure_ || out_.size() < p_.miss_queue || !wb_in_flight_.empty()) return false;
+  for (uint32_t w = 0; w < p_.ways; ++w)
+    if (!tags_.entry(set, w).reserved) return true;
+  return false;
 }
 
 void LlcSlice::commit_allocation(uint64_t key, uint32_t set, const Allocation& al, bool reserved) {
@@ -132,6 +141,10 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
     why = e ? LlcStall::MergeFull : LlcStall::MshrFull;
     return false;
   }
+  if (way < 0 && miss_queue_blocks_allocation(set)) {  // a new line always fetches
+    why = LlcStall::MissQueueFull;
+    return false;
+  }
   Allocation al;
   unsigned slots = 0;
   if (way < 0 && !plan_allocation(key, al, slots, why)) return false;
@@ -209,6 +222,7 @@ void LlcSlice::queue_writeback(uint32_t set, uint32_t way) {
   req_of(d).issue_ps = Clock::now_ps();
   out_.push(&d);
   wb_in_flight_.push_back({line, &d});
+  changed();
   ++st_.writebacks;
   st_.writeback_bytes += count_bytes(s.dirty);
   s.dirty = 0;

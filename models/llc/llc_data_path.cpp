@@ -8,9 +8,13 @@ namespace gms {
 
 namespace {
 
-unsigned ctz128(ByteMask m) {
-  uint64_t lo = uint64_t(m);
-  return lo ? unsigned(__builtin_ctzll(lo)) : 64 + unsigned(__builtin_ctzll(uint64_t(m >> 64)));
+// Line bytes [offset, offset + len) whose byte enable (be[j % be_len] for payload byte j) is set, built
+// a 64-bit word at a time.
+ByteMask enabled_bytes(const unsigned char* be, unsigned be_len, unsigned offset, unsigned len) {
+  uint64_t w[2] = {0, 0};
+  for (unsigned j = 0, k = 0; j < len; ++j, k = k + 1 == be_len ? 0 : k + 1)
+    if (be[k] == TLM_BYTE_ENABLED) w[(offset + j) >> 6] |= uint64_t(1) << ((offset + j) & 63);
+  return ByteMask(w[1]) << 64 | w[0];
 }
 
 }  // namespace
@@ -44,9 +48,7 @@ LlcAccess decode_access(tlm::tlm_generic_payload& t) {
         a.error = tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
         return a;
       }
-      a.bytes = 0;
-      for (unsigned j = 0; j < a.length; ++j)
-        if (be[j % be_len] == TLM_BYTE_ENABLED) a.bytes |= ByteMask(1) << (a.offset + j);
+      a.bytes = enabled_bytes(be, be_len, a.offset, a.length);
     }
     a.sectors = touched_sectors(a.bytes);
   } else {
@@ -61,13 +63,8 @@ LlcAccess decode_access(tlm::tlm_generic_payload& t) {
 }
 
 void copy_masked(uint8_t* dst, unsigned dst_offset, const uint8_t* src, unsigned src_offset, ByteMask m) {
-  while (m) {
-    const unsigned a = ctz128(m);
-    const ByteMask rest = ~(m >> a);
-    const unsigned len = rest ? ctz128(rest) : kLineBytes - a;
-    std::memcpy(dst + (a - dst_offset), src + (a - src_offset), len);
-    m &= ~range_bytes(a, len);
-  }
+  for_each_run(
+      m, [&](unsigned a, unsigned len) { std::memcpy(dst + (a - dst_offset), src + (a - src_offset), len); });
 }
 
 void make_writeback(tlm::tlm_generic_payload& t, uint64_t line, const uint8_t* data, ByteMask dirty) {
@@ -77,8 +74,7 @@ void make_writeback(tlm::tlm_generic_payload& t, uint64_t line, const uint8_t* d
   t.set_streaming_width(kLineBytes);
   std::memcpy(t.get_data_ptr(), data, kLineBytes);
   unsigned char* be = PayloadPool::enable_bytes(t);
-  for (unsigned i = 0; i < kLineBytes; ++i)
-    if ((dirty >> i) & 1) be[i] = TLM_BYTE_ENABLED;
+  for_each_run(dirty, [be](unsigned a, unsigned len) { std::memset(be + a, TLM_BYTE_ENABLED, len); });
   MemReq& r = req_of(t);
   r.kind = MemKind::Writeback;
   r.line_addr = line;

@@ -13,6 +13,11 @@ void LlcSlice::process_fill(Payload& f, uint64_t c) {
   MshrFile::Entry* e = mshr_.find(key);
   if (!e) throw std::logic_error(std::string(name()) + ": DRAM fill for a line without an MSHR entry");
   const MissSlot& m = miss_[e->cookie];
+  // Changes this set's lines and frees MSHR capacity (a dropped line's write-back calls changed()).
+  if (m.set == stall_set_)
+    changed();
+  else
+    freed(LlcStall::MshrFull);
   LlcLineState& s = state(m.set, m.way);
   const ByteMask arrived = sector_bytes(r.chunk_mask);
   const bool ok = f.is_response_ok();

@@ -3,12 +3,14 @@
 // hits come from the line, misses fetch the missing sectors from DRAM by b_transport and install them,
 // writes allocate without fetching; the annotated delay grows by `latency` plus DRAM's own delays.
 #include <algorithm>
+#include <cstring>
 
 #include "models/llc/llc_slice.h"
 
 namespace gms {
 
 void LlcSlice::b_transport(Payload& t, sc_core::sc_time& delay) {
+  changed();
   ++st_.requests;
   const LlcAccess a = decode_access(t);
   if (!a.ok) {
@@ -117,8 +119,8 @@ void LlcSlice::functional_write(Payload& t, const LlcAccess& a, sc_core::sc_time
     make_writeback(d, a.line, tags_.data(set, 0), 0);
     copy_masked(d.get_data_ptr(), 0, t.get_data_ptr(), a.offset, a.bytes);
     unsigned char* be = d.get_byte_enable_ptr();
-    for (unsigned i = 0; i < kLineBytes; ++i)
-      if ((a.bytes >> i) & 1) be[i] = TLM_BYTE_ENABLED;
+    for_each_run(a.bytes,
+                 [be](unsigned first, unsigned len) { std::memset(be + first, TLM_BYTE_ENABLED, len); });
     req_of(d).chunk_mask = a.sectors;
     isock->b_transport(d, delay);
     if (!d.is_response_ok()) t.set_response_status(d.get_response_status());
@@ -136,6 +138,7 @@ void LlcSlice::functional_write(Payload& t, const LlcAccess& a, sc_core::sc_time
 // Reads: DRAM's bytes (by transport_dbg) overlaid with every valid LLC byte. Writes: the LLC copy (if
 // any, state unchanged), queued write-backs of the line (so they do not undo the write) and DRAM.
 unsigned int LlcSlice::transport_dbg(Payload& t) {
+  changed();
   const uint64_t addr = t.get_address();
   const unsigned len = t.get_data_length();
   unsigned char* data = t.get_data_ptr();
@@ -172,6 +175,7 @@ unsigned int LlcSlice::transport_dbg(Payload& t) {
 }
 
 uint32_t LlcSlice::write_back_all() {
+  changed();
   uint32_t n = 0;
   for (uint32_t set = 0; set < tags_.sets(); ++set)
     for (uint32_t way = 0; way < p_.ways; ++way) {
@@ -193,6 +197,7 @@ void LlcSlice::drop_line(uint32_t set, uint32_t way) {
 }
 
 uint32_t LlcSlice::invalidate_all() {
+  changed();
   uint32_t n = 0;
   for (uint32_t set = 0; set < tags_.sets(); ++set)
     for (uint32_t way = 0; way < p_.ways; ++way) {

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/l1/lru_policy.h"
+#include "models/l1/nru_policy.h"
 #include "models/l1/replacement.h"
+#include "models/l1/srrip_policy.h"
 
 namespace gms {
 
@@ -45,6 +48,7 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
       lines_(size_t(p.sets()) * p.ways),
       miss_(p.mshr_entries),
       waiters_(size_t(p.mshr_entries) * p.mshr_max_merge),
+      wake_(clock_),
       input_(p.input_queue),
       hit_pipe_(p.response_queue),
       answers_(size_t(p.mshr_entries) * p.mshr_max_merge),
@@ -53,6 +57,10 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
       done_(p.miss_queue) {
   for (uint32_t i = p.mshr_entries; i-- > 0;) free_miss_.push_back(i);
   wb_in_flight_.reserve(p.miss_queue * 2);
+  // These policies pick the same victim when asked again with nothing changed (SRRIP ages only once).
+  const ReplacementPolicy* pol = &tags_.policy();
+  victim_pure_ = dynamic_cast<const LruPolicy*>(pol) || dynamic_cast<const NruPolicy*>(pol);
+  victim_repeatable_ = victim_pure_ || dynamic_cast<const SrripPolicy*>(pol);
   up_ = AtTargetPort([this](Payload& t, tlm::tlm_phase& ph,
                             sc_core::sc_time& d) { return tsock->nb_transport_bw(t, ph, d); },
                      [this](Payload& t, const sc_core::sc_time& d) { return on_request(t, d); },
@@ -67,7 +75,7 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
 
   SC_HAS_PROCESS(LlcSlice);
   SC_METHOD(run);
-  sensitive << wake_;
+  sensitive << wake_.event();
   dont_initialize();
 
   if (auto* tf = env.trace_file(basename())) {
@@ -110,6 +118,7 @@ bool LlcSlice::on_dram_response(Payload& t) {
         wb_in_flight_.pop_back();
         break;
       }
+    freed(LlcStall::WritebackPending);
     done_.push(&t);  // released at the next run, after the port is done with it
   } else {
     fills_.push(&t);
@@ -121,7 +130,7 @@ bool LlcSlice::on_dram_response(Payload& t) {
 void LlcSlice::wake() {
   uint64_t c = clock_.next_edge_cycle();
   if (ran_ && c <= last_cycle_) c = last_cycle_ + 1;
-  wake_.notify(clock_.until(c));
+  wake_.notify_at(c);
 }
 
 void LlcSlice::run() {
@@ -151,9 +160,18 @@ void LlcSlice::access_stage(uint64_t c) {
     return;
   }
   if (input_.empty() || input_.front().cycle > c) return;
+  if (stalled_ && retry_futile_) {
+    st_.fail(stall_cause_);
+    return;
+  }
+  if (!head_decoded_) {
+    head_ = decode_access(*input_.front().t);
+    head_decoded_ = true;
+  }
   LlcStall why = LlcStall::MshrFull;
-  if (try_access(*input_.front().t, c, why)) {
+  if (try_access(*input_.front().t, head_, c, why)) {
     input_.pop();
+    head_decoded_ = false;
     stalled_ = false;
     admit_held(c);
   } else {
@@ -161,6 +179,8 @@ void LlcSlice::access_stage(uint64_t c) {
     stalled_ = true;
     stall_cause_ = why;
     stall_cycle_ = c;
+    retry_futile_ = victim_repeatable_;
+    stall_set_ = head_.ok ? tags_.set_of(keys_.key(head_.line)) : UINT32_MAX;
   }
 }
 
@@ -179,6 +199,7 @@ void LlcSlice::respond_stage(uint64_t c) {
   if (!answers_.empty() && answers_.front().cycle <= c && (!q || answers_.front().cycle < q->front().cycle))
     q = &answers_;
   if (!q) return;
+  if (q == &hit_pipe_) freed(LlcStall::ResponseQueueFull);
   Payload* t = q->pop().t;
   freed_ = true;
   ++st_.responses;
@@ -188,6 +209,7 @@ void LlcSlice::respond_stage(uint64_t c) {
 void LlcSlice::dram_stage() {
   if (out_.empty() || !down_.can_send()) return;
   freed_ = true;
+  freed(LlcStall::MissQueueFull);
   down_.send(*out_.pop());
 }
 
@@ -203,7 +225,7 @@ void LlcSlice::schedule_next(uint64_t c) {
     if (!answers_.empty()) at(answers_.front().cycle);
   }
   if (!out_.empty() && down_.can_send()) at(c + 1);
-  if (next != UINT64_MAX) wake_.notify(clock_.until(next));
+  if (next != UINT64_MAX) wake_.notify_at(next);
 }
 
 void LlcSlice::respond_after_latency(Payload& t, uint64_t c) {

@@ -26,6 +26,7 @@
 #include "models/l1/mshr_file.h"
 #include "models/l1/tag_array.h"
 #include "models/llc/byte_mask.h"
+#include "models/llc/cycle_event.h"
 #include "models/llc/llc_data_path.h"
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
@@ -101,7 +102,7 @@ class LlcSlice : public sc_core::sc_module {
   void admit_held(uint64_t c);
 
   // Accesses (llc_access.cpp): false = reservation fail, nothing changed, `why` set.
-  bool try_access(Payload& t, uint64_t c, LlcStall& why);
+  bool try_access(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
   bool try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
   bool try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
   bool plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slots, LlcStall& why);
@@ -110,6 +111,7 @@ class LlcSlice : public sc_core::sc_module {
   void queue_fetch(uint64_t line, uint8_t sectors, Payload& origin);
   void queue_writeback(uint32_t set, uint32_t way);
   bool writeback_in_flight(uint64_t line) const;
+  bool miss_queue_blocks_allocation(uint32_t set) const;
   void respond_after_latency(Payload& t, uint64_t c);
 
   // Fills (llc_fill.cpp).
@@ -129,6 +131,13 @@ class LlcSlice : public sc_core::sc_module {
   void sync_sectors(uint32_t set, uint32_t way);  // TagEntry sector bits mirror the byte masks
   Waiter& waiter(uint64_t slot, size_t i) { return waiters_[size_t(slot) * p_.mshr_max_merge + i]; }
   void update_probes();
+  // What a blocked head's retry depends on changed, so it may now succeed. changed(): anything (lines of
+  // its set, maintenance); freed(r): one more of resource r. More of a resource that did not fail changes
+  // nothing: the checks before the failing one still pass, the ones after it were not reached.
+  void changed() { retry_futile_ = false; }
+  void freed(LlcStall r) {
+    if (r == stall_cause_) retry_futile_ = false;
+  }
 
   LlcParams p_;
   unsigned slice_id_;
@@ -147,12 +156,14 @@ class LlcSlice : public sc_core::sc_module {
 
   AtTargetPort up_;
   AtInitiatorPort down_;
-  sc_core::sc_event wake_;
+  CycleEvent wake_;
   bool ran_ = false;
   uint64_t last_cycle_ = 0;  // the cycle run() last did its work
   bool freed_ = false;       // this cycle sent a response or a DRAM request (a blocked head may go)
 
   RingQueue<Timed> input_;
+  LlcAccess head_;  // decoded input_.front() (valid while head_decoded_)
+  bool head_decoded_ = false;
   Payload* held_ = nullptr;  // request whose END_REQ is withheld (input queue full)
   uint64_t held_cycle_ = 0;
   RingQueue<Timed> hit_pipe_;  // hit responses and write acks, due in access order
@@ -167,6 +178,12 @@ class LlcSlice : public sc_core::sc_module {
   bool stalled_ = false;
   LlcStall stall_cause_ = LlcStall::MshrFull;
   uint64_t stall_cycle_ = 0;
+  // Nothing the blocked head depends on has changed since it failed, so a retry would fail the same way
+  // (only trusted when the replacement policy's victim choice is repeatable: no random draws).
+  bool retry_futile_ = false;
+  uint32_t stall_set_ = UINT32_MAX;  // the blocked head's set
+  bool victim_repeatable_ = false;
+  bool victim_pure_ = false;  // choosing a victim changes nothing (LRU, NRU)
 
   Probe<uint32_t> probe_mshr_;
   Probe<uint64_t> probe_hits_, probe_misses_;

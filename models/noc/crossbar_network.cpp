@@ -102,8 +102,9 @@ void CrossbarNetwork::unblock(unsigned o) {
 
 uint64_t CrossbarNetwork::step(uint64_t c) {
   busy_in_.for_each([this, c](unsigned i) {
-    return_credits(i, c);
-    if (in_[i].has_held && in_[i].used_flits + in_[i].held.flits <= p_.input_buffer_flits) admit_held(i, c);
+    Input& in = in_[i];
+    if (in.sending_flits && in.busy_until <= c) return_credits(i, c);  // the check inline: most wait
+    if (in.has_held && in.used_flits + in.held.flits <= p_.input_buffer_flits) admit_held(i, c);
   });
   deliver_due(c);
   allocate_switch(c);
