@@ -1,34 +1,89 @@
 #include "models/sm/coalescer.h"
 
-#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
 namespace gms {
 
-void LineRequest::touch_bytes(unsigned lo, unsigned hi) {
-  for (unsigned w = 0; w < 2; ++w) {
-    unsigned a = std::max(lo, w * 64), b = std::min(hi, w * 64 + 64);
-    if (a >= b) continue;
-    unsigned n = b - a;
-    uint64_t bits = n == 64 ? ~uint64_t(0) : ((uint64_t(1) << n) - 1);
-    byte_mask[w] |= bits << (a - w * 64);
-  }
-  for (unsigned c = lo / kChunkBytes; c * kChunkBytes < hi; ++c) chunk_mask |= uint8_t(1u << c);
-}
-
 namespace {
 
-// The request for `line`, appended if new. The previous lane usually hit the same or the last line.
-LineRequest& request_for(std::vector<LineRequest>& out, uint64_t line) {
-  for (size_t i = out.size(); i-- > 0;)
-    if (out[i].line_addr == line) return out[i];
-  out.emplace_back();
-  out.back().line_addr = line;
-  return out.back();
+using u128 = unsigned __int128;
+
+// Bits [0, n) of the 128-bit byte mask of a line.
+u128 bytes_below(unsigned n) {
+  return n >= kLineBytes ? ~u128(0) : (u128(1) << n) - 1;
+}
+
+// Byte mask bits [lo, hi) set: word arithmetic, no per-byte loop.
+void set_bytes(uint64_t (&mask)[2], unsigned lo, unsigned hi) {
+  const u128 m = bytes_below(hi) & ~bytes_below(lo);
+  mask[0] |= uint64_t(m);
+  mask[1] |= uint64_t(m >> 64);
+}
+
+// Chunk c is touched when any byte of [32c, 32c+32) is.
+uint8_t chunks_of(const uint64_t (&mask)[2]) {
+  static_assert(kChunkBytes == 32 && kLineBytes == 128, "two chunks per 64-bit mask word");
+  return uint8_t((uint32_t(mask[0]) != 0) | (uint32_t(mask[0] >> 32) != 0) << 1 |
+                 (uint32_t(mask[1]) != 0) << 2 | (uint32_t(mask[1] >> 32) != 0) << 3);
+}
+
+// Line address -> index in the output, for one instruction: open addressing over at most 64 lines (32
+// lanes, each in one or two lines), so the lookup stays O(1) even when every lane hits a different line.
+class LineIndex {
+ public:
+  LineIndex() { std::memset(slot_, 0, sizeof slot_); }
+  LineRequest& find_or_add(std::vector<LineRequest>& out, uint64_t line) {
+    // Neighbouring lanes usually hit the line the previous lane hit.
+    if (!out.empty() && out.back().line_addr == line) return out.back();
+    for (unsigned h = unsigned((line / kLineBytes) * 0x9E3779B97F4A7C15ULL >> 57);; h = (h + 1) % kSlots) {
+      if (slot_[h] == 0) {
+        out.emplace_back();
+        out.back().line_addr = line;
+        slot_[h] = uint8_t(out.size());
+        return out.back();
+      }
+      LineRequest& r = out[slot_[h] - 1u];
+      if (r.line_addr == line) return r;
+    }
+  }
+
+ private:
+  static constexpr unsigned kSlots = 128;  // a power of two (the hash takes the top 7 bits), load <= 1/2
+  uint8_t slot_[kSlots];                   // index in the output + 1; 0 = empty
+};
+
+// The fully coalesced case, in one tight loop: every active lane inside the first active lane's line and
+// inside one 64-bit word of its byte mask (always so for width-aligned accesses). False, with `out`
+// untouched, when some lane is not.
+bool coalesce_one_line(const WarpInst& inst, unsigned width, std::vector<LineRequest>& out) {
+  const uint64_t line = line_of(inst.addr[unsigned(__builtin_ctz(inst.active_mask))]);
+  if (line == line_of(~uint64_t(0))) return false;  // an access may wrap past the top: the general path
+  const uint64_t lane_bytes = (uint64_t(1) << width) - 1;
+  uint64_t bytes[2] = {0, 0};
+  for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
+    if (line_of(a) != line || a % 64 + width > 64) return false;
+    bytes[(a % kLineBytes) / 64] |= lane_bytes << (a % 64);
+  }
+  LineRequest& r = out.emplace_back();
+  r.line_addr = line;
+  r.lanes = inst.active_mask;
+  r.byte_mask[0] = bytes[0];
+  r.byte_mask[1] = bytes[1];
+  r.chunk_mask = chunks_of(r.byte_mask);
+  return true;
 }
 
 }  // namespace
+
+void LineRequest::touch_bytes(unsigned lo, unsigned hi) {
+  set_bytes(byte_mask, lo, hi);
+  // Chunks [lo / 32, ceil(hi / 32)).
+  const unsigned first = lo / kChunkBytes, last = (hi + kChunkBytes - 1) / kChunkBytes;
+  if (first < last) chunk_mask |= uint8_t((1u << last) - (1u << first));
+}
 
 void Coalescer::coalesce(const WarpInst& inst, std::vector<LineRequest>& out) {
   out.clear();
@@ -36,18 +91,52 @@ void Coalescer::coalesce(const WarpInst& inst, std::vector<LineRequest>& out) {
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     throw std::invalid_argument("coalescer: access width " + std::to_string(w) + " at pc " +
                                 std::to_string(inst.pc) + " is not 1, 2, 4, 8 or 16 bytes");
+  if (!inst.active_mask || coalesce_one_line(inst, w, out)) return;
+  const uint64_t lane_bytes = (uint64_t(1) << w) - 1;
+  LineIndex index;
+  // Consecutive lanes in one line are gathered in registers and merged into the output once per run;
+  // runs are merged in lane order, so requests keep the order of first touch.
+  uint64_t run_line = 0, run_bytes[2] = {0, 0};
+  uint32_t run_lanes = 0;
+  auto flush = [&] {
+    if (!run_lanes) return;
+    LineRequest& r = index.find_or_add(out, run_line);
+    r.lanes |= run_lanes;
+    r.byte_mask[0] |= run_bytes[0];
+    r.byte_mask[1] |= run_bytes[1];
+    run_lanes = 0;
+    run_bytes[0] = run_bytes[1] = 0;
+  };
   for (uint32_t m = inst.active_mask; m;) {
     const unsigned lane = unsigned(__builtin_ctz(m));
     m &= m - 1;
     const uint64_t a = inst.addr[lane], end = a + w;
+    const unsigned word_off = unsigned(a % 64);
+    if (word_off + w <= 64 && end > a) {
+      // Within one 64-bit word of the byte mask (always so for width-aligned accesses): one shift.
+      const uint64_t line = line_of(a);
+      if (line != run_line) {
+        flush();
+        run_line = line;
+      }
+      run_lanes |= 1u << lane;
+      run_bytes[(a % kLineBytes) / 64] |= lane_bytes << word_off;
+      continue;
+    }
+    // Misaligned: maybe crossing into the next line, or wrapping past the top of the address space
+    // (which touches nothing).
+    flush();
     for (uint64_t line = line_of(a); line < end; line += kLineBytes) {
-      LineRequest& r = request_for(out, line);
+      LineRequest& r = index.find_or_add(out, line);
       r.lanes |= 1u << lane;
-      unsigned lo = a > line ? unsigned(a - line) : 0;
-      unsigned hi = end - line < kLineBytes ? unsigned(end - line) : kLineBytes;
-      r.touch_bytes(lo, hi);
+      const unsigned lo = a > line ? unsigned(a - line) : 0;
+      const unsigned hi = end - line < kLineBytes ? unsigned(end - line) : kLineBytes;
+      set_bytes(r.byte_mask, lo, hi);
     }
   }
+  flush();
+  // Chunk masks once per line rather than once per lane.
+  for (LineRequest& r : out) r.chunk_mask = chunks_of(r.byte_mask);
 }
 
 }  // namespace gms

@@ -7,11 +7,10 @@ namespace gms {
 
 class GtoScheduler : public WarpScheduler {
  public:
-  explicit GtoScheduler(unsigned slots) : slots_(slots) {}
+  explicit GtoScheduler(unsigned /*slots: the readiness mask knows them*/) {}
   int pick(const WarpReadiness& w) override;
 
  private:
-  unsigned slots_;
   int greedy_ = -1;          // slot issued last
   uint64_t greedy_age_ = 0;  // its launch order: a new warp in the same slot is not the same warp
 };

@@ -63,7 +63,8 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
   stats_.formula("avg_load_latency", "mean load_latency", "cycles", [this] { return load_latency_.mean(); });
   ctas_.resize(p.max_ctas);
   warps_.resize(p.max_warps);
-  readiness_.ready.assign(p.max_warps, 0);
+  readiness_.ready.resize(p.max_warps);
+  waiting_.resize(p.max_warps);
   readiness_.age.assign(p.max_warps, 0);
   insts_.init(size_t(p.max_outstanding_per_sm) + 1);  // in flight + the one in the pipeline
   lines_.init(p.max_outstanding_per_sm);
@@ -124,6 +125,7 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
     w.cta_slot = cs;
     w.uid = uint64_t(cta->cta_id) * wpc + i;
     w.age = next_age_++;
+    readiness_.age[ws] = w.age;
     w.stream = cta->warps[i].get();
     w.in_flight = w.unsent = 0;
     w.has_next = w.stream->next(w.next);
@@ -132,6 +134,7 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
       ++c.warps_left;
     else
       w.active = false;  // an empty stream finishes at once
+    update_eligible(ws);
   }
   c.work = std::move(cta);
   if (c.warps_left == 0) finished_ctas_.push_back(cs);
@@ -186,10 +189,6 @@ void SmCore::tick() {
   schedule_next();
 }
 
-bool SmCore::warp_ready(const WarpSlot& w, uint64_t cycle) const {
-  return w.active && w.has_next && w.ready_cycle <= cycle && w.in_flight < p_.max_outstanding_per_warp;
-}
-
 // Notify the method for the earliest cycle that has work; nothing when all waits are on the L1.
 void SmCore::schedule_next() {
   if (in_tick_) return;  // the tick schedules once at its end
@@ -209,10 +208,12 @@ void SmCore::schedule_next() {
       }
     }
   } else {
+    // The earliest ready_cycle of an eligible warp: at most now if one is ready already.
     uint64_t earliest = UINT64_MAX;
-    for (const WarpSlot& w : warps_)
-      if (w.active && w.has_next && w.in_flight < p_.max_outstanding_per_warp)
-        earliest = std::min(earliest, w.ready_cycle);
+    if (readiness_.ready.any())
+      earliest = now;
+    else
+      waiting_.for_each([&](uint32_t s) { earliest = std::min(earliest, warps_[s].ready_cycle); });
     if (earliest != UINT64_MAX) {
       earliest = std::max(earliest, now);
       if (last_issue_cycle_ != UINT64_MAX) earliest = std::max(earliest, last_issue_cycle_ + 1);

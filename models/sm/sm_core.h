@@ -68,7 +68,19 @@ class SmCore : public sc_core::sc_module {
   void finish_line(Payload& t);
   void warp_progress(uint32_t slot);
   void schedule_next();
-  bool warp_ready(const WarpSlot& w, uint64_t cycle) const;
+  // Called whenever a warp's eligibility may have changed (launch, issue, send, response); inline because
+  // it runs for every request and response.
+  void update_eligible(uint32_t slot) {
+    const WarpSlot& w = warps_[slot];
+    if (!(w.active && w.has_next && w.in_flight < p_.max_outstanding_per_warp)) {
+      readiness_.ready.reset(slot);
+      waiting_.reset(slot);
+    } else if (!readiness_.ready.test(slot)) {
+      waiting_.set(slot);
+    }
+  }
+  void fill_store(Payload& t, const LineRequest& l, uint64_t store_seq) const;
+  static uint64_t store_word(unsigned sm_id, uint64_t store_seq, uint64_t addr8);
 
   SmParams p_;
   unsigned sm_id_;
@@ -86,7 +98,11 @@ class SmCore : public sc_core::sc_module {
   std::vector<WarpSlot> warps_;
   std::vector<uint32_t> finished_ctas_;  // CTA slots finished, not yet reported to the dispatcher
   std::vector<uint32_t> reporting_;      // scratch of report_finished_ctas()
+  // Eligible warps (active, a next instruction, an in-flight slot free) are in exactly one of two sets:
+  // readiness_.ready once their gap has passed (time only moves on, so they stay ready until they issue),
+  // waiting_ before that (or until try_issue looks again). Both are kept up to date incrementally.
   WarpReadiness readiness_;
+  SlotMask waiting_;
   uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_regs_ = 0, used_shmem_ = 0;
   uint64_t next_age_ = 0;
 

@@ -12,22 +12,26 @@ namespace gms {
 // Low bits of MemReq::id: the LineSlot index (max_outstanding_per_sm <= 65535, see sm_params.cpp).
 constexpr unsigned kSlotBits = 16;
 
+// The store data of the 8-byte word at addr8 (8-aligned): byte k of the word is byte k of this value.
+uint64_t SmCore::store_word(unsigned sm_id, uint64_t store_seq, uint64_t addr8) {
+  return mix64(addr8 ^ (store_seq << 40) ^ (uint64_t(sm_id) << 56));
+}
+
 uint8_t SmCore::store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr) {
-  return uint8_t(mix64((addr & ~uint64_t(7)) ^ (store_seq << 40) ^ (uint64_t(sm_id) << 56)) >>
-                 (8 * (addr & 7)));
+  return uint8_t(store_word(sm_id, store_seq, addr & ~uint64_t(7)) >> (8 * (addr & 7)));
 }
 
 bool SmCore::try_issue(uint64_t cycle) {
   // One issue per cycle, and not in the cycle the previous instruction's last line went out.
   if (last_issue_cycle_ == cycle || last_send_cycle_ == cycle) return false;
-  bool any = false;
-  for (size_t s = 0; s < warps_.size(); ++s) {
-    const bool r = warp_ready(warps_[s], cycle);
-    readiness_.ready[s] = r;
-    readiness_.age[s] = warps_[s].age;
-    any |= r;
-  }
-  if (!any) return false;
+  // Waiting warps whose gap has passed become ready; ages are kept current by launch().
+  waiting_.for_each([&](uint32_t s) {
+    if (warps_[s].ready_cycle <= cycle) {
+      waiting_.reset(s);
+      readiness_.ready.set(s);
+    }
+  });
+  if (!readiness_.ready.any()) return false;
   const int slot = scheduler_->pick(readiness_);
   if (slot < 0) return false;
   issue(uint32_t(slot), cycle);
@@ -77,15 +81,48 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   // Pull the warp's next instruction now: its gap counts from this issue.
   w.has_next = w.stream->next(w.next);
   if (w.has_next) w.ready_cycle = cycle + w.next.gap;
+  readiness_.ready.reset(slot);  // waits for its next gap
   warp_progress(slot);
+  update_eligible(slot);
 }
 
 void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq) {
   uint8_t bytes[16];
   for (uint32_t m = inst.active_mask; m; m &= m - 1) {
     const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
-    for (unsigned b = 0; b < inst.width; ++b) bytes[b] = store_byte(sm_id_, store_seq, a + b);
+    // One store_word per 8-byte word the access touches (one or two).
+    uint64_t word = a & ~uint64_t(7), v = store_word(sm_id_, store_seq, word);
+    for (unsigned b = 0; b < inst.width; ++b) {
+      if (((a + b) & ~uint64_t(7)) != word) v = store_word(sm_id_, store_seq, word = (a + b) & ~uint64_t(7));
+      bytes[b] = uint8_t(v >> (8 * ((a + b) & 7)));
+    }
     observer_->on_store(uid, a, bytes, inst.width);
+  }
+}
+
+// Byte enables and data of a store line: one store_word per touched 8-byte word, whole words copied at once
+// (the line address is 128 B aligned, so byte i of the line is byte i % 8 of word i / 8).
+void SmCore::fill_store(Payload& t, const LineRequest& l, uint64_t store_seq) const {
+  unsigned char* be = PayloadPool::enable_bytes(t);
+  unsigned char* data = t.get_data_ptr();
+  for (unsigned half = 0; half < 2; ++half) {
+    const uint64_t mask = l.byte_mask[half];
+    for (unsigned k = 0; k < 8; ++k) {
+      const unsigned touched = unsigned(mask >> (8 * k)) & 0xff;
+      if (!touched) continue;
+      const unsigned first = 64 * half + 8 * k;
+      const uint64_t v = store_word(sm_id_, store_seq, l.line_addr + first);
+      if (touched == 0xff && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) {
+        std::memcpy(data + first, &v, 8);
+        std::memset(be + first, TLM_BYTE_ENABLED, 8);
+        continue;
+      }
+      for (unsigned b = 0; b < 8; ++b)
+        if (touched >> b & 1) {
+          be[first + b] = TLM_BYTE_ENABLED;
+          data[first + b] = uint8_t(v >> (8 * b));
+        }
+    }
   }
 }
 
@@ -107,13 +144,7 @@ void SmCore::send_head(uint64_t cycle) {
     t.set_command(tlm::TLM_READ_COMMAND);
   } else {
     t.set_command(tlm::TLM_WRITE_COMMAND);
-    unsigned char* be = PayloadPool::enable_bytes(t);
-    unsigned char* data = t.get_data_ptr();
-    for (unsigned i = 0; i < kLineBytes; ++i)
-      if (l.byte_touched(i)) {
-        be[i] = TLM_BYTE_ENABLED;
-        data[i] = store_byte(sm_id_, rec.store_seq, l.line_addr + i);
-      }
+    fill_store(t, l, rec.store_seq);
   }
   MemReq& r = req_of(t);
   r.sm = sm_id_;
@@ -127,6 +158,7 @@ void SmCore::send_head(uint64_t cycle) {
   r.issue_ps = Clock::now_ps();
   --w.unsent;
   ++w.in_flight;
+  update_eligible(rec.warp_slot);
   ++in_flight_;
   if (in_flight_ > max_in_flight_.value) max_in_flight_.value = in_flight_;
   ++requests_;
@@ -178,6 +210,7 @@ bool SmCore::on_response(Payload& t) {
   }
   t.release();
   warp_progress(slot);
+  update_eligible(slot);
   schedule_next();
   return true;
 }

@@ -4,14 +4,15 @@
 #include <memory>
 #include <vector>
 
+#include "models/sm/slot_mask.h"
 #include "models/sm/sm_params.h"
 
 namespace gms {
 
 // What the scheduler sees of the warp slots this cycle.
 struct WarpReadiness {
-  std::vector<uint8_t> ready;  // ready[s] != 0: slot s can issue now
-  std::vector<uint64_t> age;   // launch order of the warp in slot s (smaller = launched earlier)
+  SlotMask ready;             // slots that can issue now
+  std::vector<uint64_t> age;  // launch order of the warp in slot s (smaller = launched earlier)
 };
 
 class WarpScheduler {

@@ -8,9 +8,13 @@ const char* cli_usage() {
   return "usage:\n"
          "  gpumemsys                      run the embedded default (fermi preset, built-in workload)\n"
          "  gpumemsys run -c CONFIG -w WORKLOAD [-o OUTDIR] [options]\n"
+         "  gpumemsys trace record -w WORKLOAD -o OUT.gmstrace[.bin] [--format text|binary]\n"
+         "                         [--compression zlib|xz|none] [-c CONFIG]\n"
+         "                                 freeze what the workload issues into a native trace\n"
          "options:\n"
          "  -c, --config FILE     system configuration (YAML, see configs/)\n"
-         "  -w, --workload FILE   workload description (YAML)\n"
+         "  -w, --workload PATH   workload: YAML file, native trace (.gmstrace[.bin]) or Accel-Sim\n"
+         "                        kernelslist.g (or its folder), recognised by content\n"
          "  -o, --out DIR         output directory for stats.json and stats.csv (default: out)\n"
          "  --set KEY=VALUE       override a configuration key, e.g. --set l1.ways=8 (repeatable)\n"
          "  --vcd FILE            write a VCD waveform of the traced blocks\n"
@@ -32,7 +36,14 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     o.command = "help";
     return o;
   }
-  if (first != "run") throw ConfigError("command line: unknown command '" + first + "' (expected 'run')");
+  if (first == "trace") {
+    if (argc < 3 || std::string(argv[2]) != "record")
+      throw ConfigError("command line: 'trace' needs a subcommand: trace record");
+    o.command = "record";
+    ++i;
+  } else if (first != "run") {
+    throw ConfigError("command line: unknown command '" + first + "' (expected 'run' or 'trace record')");
+  }
   ++i;
   auto need = [&](const std::string& flag) -> std::string {
     if (i + 1 >= argc) throw ConfigError("command line: " + flag + " needs a value");
@@ -44,8 +55,13 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       o.config_path = need(a);
     else if (a == "-w" || a == "--workload")
       o.workload_path = need(a);
-    else if (a == "-o" || a == "--out")
+    else if (a == "-o" || a == "--out") {
       o.out_dir = need(a);
+      o.out_given = true;
+    } else if (o.command == "record" && a == "--format")
+      o.trace_format = need(a);
+    else if (o.command == "record" && a == "--compression")
+      o.trace_compression = need(a);
     else if (a == "--set")
       o.sets.push_back(need(a));
     else if (a == "--vcd")
@@ -63,6 +79,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   }
   if (o.command == "run" && o.config_path.empty()) throw ConfigError("command line: run needs -c CONFIG");
   if (o.command == "run" && o.workload_path.empty()) throw ConfigError("command line: run needs -w WORKLOAD");
+  if (o.command == "record" && o.workload_path.empty())
+    throw ConfigError("command line: trace record needs -w WORKLOAD");
+  if (o.command == "record" && !o.out_given) throw ConfigError("command line: trace record needs -o OUT");
   return o;
 }
 

@@ -6,12 +6,15 @@
 namespace gms {
 
 struct CliOptions {
-  std::string command = "run";  // run | help
+  std::string command = "run";  // run | record (gpumemsys trace record) | help
   bool embedded_default = false;
-  std::string config_path;        // -c
-  std::string workload_path;      // -w
-  std::string out_dir = "out";    // -o
-  std::vector<std::string> sets;  // --set key=value (system config)
+  std::string config_path;      // -c
+  std::string workload_path;    // -w
+  std::string out_dir = "out";  // -o (trace record: the trace file)
+  bool out_given = false;
+  std::string trace_format;                // trace record --format: text | binary ("" = by -o's extension)
+  std::string trace_compression = "zlib";  // trace record --compression: zlib | xz | none
+  std::vector<std::string> sets;           // --set key=value (system config)
   std::string vcd_path;
   std::string trace_globs = "*";
   bool check_data = true;

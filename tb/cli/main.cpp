@@ -10,9 +10,13 @@
 #include "models/common/config.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
+#include "tb/cli/trace_record_cmd.h"
 #include "tb/system/gpu_system.h"
 #include "tb/system/run_summary.h"
 #include "tb/system/system_config.h"
+#include "tb/traces/accelsim_workload.h"
+#include "tb/traces/kernel_counts.h"
+#include "tb/traces/workload_detect.h"
 #include "tb/workloads/workload_loader.h"
 
 namespace {
@@ -23,10 +27,13 @@ int run(const gms::CliOptions& o) {
                                 : gms::ConfigNode::load_file(o.config_path);
   for (const auto& s : o.sets) cfg_doc.apply_override(s);
   gms::SystemConfig cfg = gms::SystemConfig::from(cfg_doc);
-  std::unique_ptr<gms::Workload> workload =
-      o.embedded_default ? gms::load_workload(gms::ConfigNode::load_string(
-                               gms::embedded_default_workload_yaml(), "<embedded workload>"))
-                         : gms::load_workload_file(o.workload_path);
+  // Counts per kernel (statistics group `workload`) whatever the workload's kind (-w is recognised by
+  // content).
+  gms::CountingWorkload workload(o.embedded_default
+                                     ? gms::load_workload(gms::ConfigNode::load_string(
+                                           gms::embedded_default_workload_yaml(), "<embedded workload>"))
+                                     : gms::load_any_workload(o.workload_path));
+  auto* accel = dynamic_cast<gms::AccelSimWorkload*>(&workload.inner());
 
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
@@ -37,7 +44,9 @@ int run(const gms::CliOptions& o) {
   ro.traces = gms::TraceSelector::split_globs(o.trace_globs);
   ro.check_data = o.check_data;
   ro.progress = !o.quiet;
-  gms::GpuSystem sys(cfg, *workload, ro);
+  gms::GpuSystem sys(cfg, workload, ro);
+  workload.attach(sys.stats());
+  if (accel) accel->attach_stats(sys.stats());
   gms::RunResult res = sys.run();
 
   {
@@ -47,6 +56,7 @@ int run(const gms::CliOptions& o) {
     sys.stats().write_csv(cs);
   }
   gms::print_summary(std::cout, sys.stats(), res, sys.checker());
+  if (accel) accel->report(std::cout);
   std::cout << "  statistics written to " << o.out_dir << "/stats.json and stats.csv\n";
   if (!res.error.empty()) {
     std::cerr << "gpumemsys: simulation failed: " << res.error << "\n";
@@ -70,6 +80,7 @@ int sc_main(int argc, char** argv) {
       std::cout << gms::cli_usage();
       return 0;
     }
+    if (o.command == "record") return gms::run_trace_record(o);
     return run(o);
   } catch (const gms::ConfigError& e) {
     std::cerr << "gpumemsys: error: " << e.what() << "\n";

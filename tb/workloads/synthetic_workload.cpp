@@ -38,8 +38,12 @@ bool SyntheticWarpStream::next(WarpInst& out) {
     ++cursor_.loads;
     region = k.base;
   }
-  for (unsigned lane = 0; lane < kWarpSize; ++lane)
-    out.addr[lane] = (active_mask_ >> lane & 1) ? region + out.addr[lane] : 0;
+  if (active_mask_ == ~uint32_t(0)) {
+    for (uint64_t& a : out.addr) a += region;  // full warp: a plain (vectorised) add
+  } else {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      out.addr[lane] = (active_mask_ >> lane & 1) ? region + out.addr[lane] : 0;
+  }
   return true;
 }
 

@@ -19,7 +19,9 @@ std::string error_of(const std::string& yaml) {
   return "";
 }
 gms::WarpReadiness readiness(std::vector<uint8_t> ready, std::vector<uint64_t> age) {
-  return {ready, age};
+  gms::WarpReadiness r{gms::SlotMask(ready.size()), age};
+  for (uint32_t s = 0; s < ready.size(); ++s) r.ready.assign(s, ready[s] != 0);
+  return r;
 }
 }  // namespace
 

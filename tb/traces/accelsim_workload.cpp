@@ -1,0 +1,159 @@
+#include "tb/traces/accelsim_workload.h"
+
+#include <sys/stat.h>
+
+#include <regex>
+
+#include "models/common/config.h"
+#include "tb/traces/accelsim_kernel.h"
+#include "tb/traces/compressed_input.h"
+
+namespace gms {
+
+namespace {
+
+bool is_dir(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_file(const std::string& p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+std::string parent_dir(const std::string& p) {
+  const size_t slash = p.rfind('/');
+  return slash == std::string::npos ? "." : (slash == 0 ? "/" : p.substr(0, slash));
+}
+
+std::string base_name(const std::string& p) {
+  std::string s = p;
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  const size_t slash = s.rfind('/');
+  return slash == std::string::npos ? s : s.substr(slash + 1);
+}
+
+// "MemcpyHtoD,0x00007fd165500000,400" (any Memcpy direction is skipped alike).
+bool is_memcpy_line(const std::string& t) {
+  static const std::regex re(R"(Memcpy[A-Za-z]*,\s*(0x)?[0-9A-Fa-f]+,\s*[0-9]+)");
+  return std::regex_match(t, re);
+}
+
+bool is_kernel_line(const std::string& t) {
+  static const std::regex re(R"(kernel-[0-9]+\.traceg?(\.xz|\.gz)?)");
+  return std::regex_match(t, re);
+}
+
+// The first few non-empty lines of a (possibly compressed) file; empty when unreadable.
+std::vector<std::string> first_lines(const std::string& path, size_t n) {
+  std::vector<std::string> out;
+  try {
+    LineReader r(path);
+    std::string line;
+    while (out.size() < n && r.next(line)) {
+      if (line.size() > 4096) break;
+      if (!trim(line).empty()) out.push_back(trim(line));
+    }
+  } catch (const std::exception&) {
+    out.clear();
+  }
+  return out;
+}
+
+bool looks_like_kernel_trace(const std::string& path) {
+  auto l = first_lines(path, 1);
+  return !l.empty() && l[0].rfind("-kernel name", 0) == 0;
+}
+
+bool looks_like_kernelslist(const std::string& path) {
+  if (detect_compression(path) != "none") return false;
+  auto lines = first_lines(path, 16);
+  if (lines.empty()) return false;
+  for (const auto& t : lines)
+    if (!is_memcpy_line(t) && !is_kernel_line(t)) return false;
+  return true;
+}
+
+std::unique_ptr<Workload> load_list(const std::string& list) {
+  LineReader r(list);
+  const std::string dir = parent_dir(list);
+  std::vector<std::string> files, names;
+  uint64_t memcpys = 0;
+  std::string line;
+  while (r.next(line)) {
+    const std::string t = trim(line);
+    if (t.empty()) continue;
+    if (t.rfind("Memcpy", 0) == 0) {
+      if (!is_memcpy_line(t))
+        r.fail("malformed memcpy line '" + t + "' (expected MemcpyHtoD,0x<address>,<bytes>)");
+      ++memcpys;
+      continue;
+    }
+    if (t.rfind("kernel", 0) != 0)
+      r.fail("unknown line '" + t + "' (expected MemcpyHtoD,... or kernel-N.traceg)");
+    std::string path = t[0] == '/' ? t : dir + "/" + t;
+    if (!is_file(path)) {
+      // A post-processed list names kernel-N.traceg; accept the file compressed afterwards.
+      if (is_file(path + ".xz"))
+        path += ".xz";
+      else if (is_file(path + ".gz"))
+        path += ".gz";
+      else
+        r.fail("kernel trace file '" + path + "' not found");
+    }
+    files.push_back(path);
+    names.push_back(t);
+  }
+  if (files.empty()) throw ConfigError(list + ": no kernel in the kernels list");
+  return std::make_unique<AccelSimWorkload>("accelsim:" + base_name(dir), std::move(files), std::move(names),
+                                            memcpys);
+}
+
+}  // namespace
+
+AccelSimWorkload::AccelSimWorkload(std::string name, std::vector<std::string> kernel_files,
+                                   std::vector<std::string> display_names, uint64_t memcpys)
+    : name_(std::move(name)),
+      files_(std::move(kernel_files)),
+      display_(std::move(display_names)),
+      stats_(std::make_shared<AccelImportStats>()) {
+  for (uint64_t i = 0; i < memcpys; ++i) stats_->count_memcpy();
+}
+
+std::unique_ptr<KernelSource> AccelSimWorkload::next_kernel() {
+  if (next_ == files_.size()) return nullptr;
+  const size_t i = next_++;
+  return std::make_unique<AccelSimKernel>(files_[i], display_[i], stats_);
+}
+
+std::unique_ptr<Workload> load_accelsim_workload(const std::string& path) {
+  if (is_dir(path)) {
+    const std::string list = path + "/kernelslist.g";
+    if (!is_file(list)) throw ConfigError(path + ": folder without kernelslist.g");
+    return load_list(list);
+  }
+  if (!is_file(path)) throw ConfigError(path + ": no such file or folder");
+  if (looks_like_kernel_trace(path))
+    return std::make_unique<AccelSimWorkload>("accelsim:" + base_name(path), std::vector<std::string>{path},
+                                              std::vector<std::string>{base_name(path)}, 0);
+  return load_list(path);
+}
+
+bool looks_like_accelsim(const std::string& path) {
+  try {
+    if (is_dir(path)) return is_file(path + "/kernelslist.g");
+    if (!is_file(path)) return false;
+    return looks_like_kernelslist(path) || looks_like_kernel_trace(path);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace gms

@@ -1,0 +1,159 @@
+#include "tb/traces/native_block_io.h"
+
+#include <lzma.h>
+#include <zlib.h>
+
+#include <cstring>
+
+#include "models/common/config.h"
+
+namespace gms {
+
+namespace {
+
+void put_u32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+uint32_t get_u32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+}  // namespace
+
+BlockWriter::BlockWriter(const std::string& path, TraceCompression compression)
+    : path_(path), comp_(compression) {
+  f_ = std::fopen(path.c_str(), "wb");
+  if (!f_) throw ConfigError(path + ": cannot open for writing");
+  uint8_t h[kFileHeaderBytes] = {};
+  std::memcpy(h, kBinaryMagic, sizeof kBinaryMagic);
+  h[8] = uint8_t(kNativeVersion);
+  h[9] = uint8_t(comp_);
+  write(h, sizeof h);
+  raw_.reserve(kBlockBytes + 4096);
+}
+
+BlockWriter::~BlockWriter() {
+  if (f_) std::fclose(f_);
+}
+
+void BlockWriter::write(const void* p, size_t n) {
+  if (n && std::fwrite(p, 1, n, f_) != n) throw ConfigError(path_ + ": write failed");
+}
+
+void BlockWriter::flush_block() {
+  if (raw_.empty()) return;
+  const uint8_t* data = raw_.data();
+  size_t size = raw_.size();
+  if (comp_ == TraceCompression::Zlib) {
+    uLongf n = compressBound(uLong(raw_.size()));
+    packed_.resize(n);
+    if (compress2(packed_.data(), &n, raw_.data(), uLong(raw_.size()), 6) != Z_OK)
+      throw ConfigError(path_ + ": zlib compression failed");
+    data = packed_.data();
+    size = n;
+  } else if (comp_ == TraceCompression::Xz) {
+    lzma_options_lzma opt;
+    lzma_lzma_preset(&opt, 6);
+    opt.dict_size = uint32_t(kBlockBytes);
+    lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &opt}, {LZMA_VLI_UNKNOWN, nullptr}};
+    packed_.resize(lzma_stream_buffer_bound(raw_.size()));
+    size_t n = 0;
+    if (lzma_stream_buffer_encode(filters, LZMA_CHECK_CRC32, nullptr, raw_.data(), raw_.size(),
+                                  packed_.data(), &n, packed_.size()) != LZMA_OK)
+      throw ConfigError(path_ + ": xz compression failed");
+    data = packed_.data();
+    size = n;
+  }
+  uint8_t h[8];
+  put_u32(h, uint32_t(raw_.size()));
+  put_u32(h + 4, uint32_t(size));
+  write(h, sizeof h);
+  write(data, size);
+  raw_.clear();
+}
+
+void BlockWriter::finish() {
+  flush_block();
+  const uint8_t end[8] = {};
+  write(end, sizeof end);
+  const bool ok = std::fclose(f_) == 0;
+  f_ = nullptr;
+  if (!ok) throw ConfigError(path_ + ": write failed");
+}
+
+BlockReader::BlockReader(const std::string& path, std::function<void(const std::string&)> fail)
+    : path_(path), fail_(std::move(fail)) {
+  f_ = std::fopen(path.c_str(), "rb");
+  if (!f_) throw ConfigError(path + ": cannot open trace");
+  uint8_t h[kFileHeaderBytes];
+  const size_t n = std::fread(h, 1, sizeof h, f_);
+  if (n < sizeof kBinaryMagic || std::memcmp(h, kBinaryMagic, sizeof kBinaryMagic) != 0)
+    throw ConfigError(path + ": byte 0: not a binary native trace (bad magic)");
+  if (n < sizeof h) throw ConfigError(path + ": byte " + std::to_string(n) + ": truncated file header");
+  if (h[8] != kNativeVersion)
+    throw ConfigError(path + ": byte 8: unsupported version " + std::to_string(h[8]) +
+                      " (this reader knows " + std::to_string(kNativeVersion) + ")");
+  if (h[9] > uint8_t(TraceCompression::Xz))
+    throw ConfigError(path + ": byte 9: unknown compression mode " + std::to_string(h[9]) +
+                      " (expected 0 none, 1 zlib, 2 xz)");
+  comp_ = TraceCompression(h[9]);
+}
+
+BlockReader::~BlockReader() {
+  if (f_) std::fclose(f_);
+}
+
+void BlockReader::fail(const std::string& msg) const {
+  fail_(msg);
+  throw ConfigError(path_ + ": " + msg);  // in case the callback returned
+}
+
+bool BlockReader::load_block() {
+  uint8_t h[8];
+  const size_t n = std::fread(h, 1, sizeof h, f_);
+  if (n < sizeof h)
+    fail("truncated file: block header at file offset " + std::to_string(file_offset_) + " is missing" +
+         (n ? " its last bytes" : ""));
+  const uint32_t raw_size = get_u32(h), size = get_u32(h + 4);
+  if (raw_size == 0) {
+    if (size != 0) fail("corrupt end block at file offset " + std::to_string(file_offset_));
+    ended_ = true;
+    return false;
+  }
+  if (raw_size > kBlockBytes * 16 || size > kBlockBytes * 32)
+    fail("corrupt block header at file offset " + std::to_string(file_offset_) + " (sizes " +
+         std::to_string(raw_size) + ", " + std::to_string(size) + ")");
+  packed_.resize(size);
+  if (std::fread(packed_.data(), 1, size, f_) != size)
+    fail("truncated file: block at file offset " + std::to_string(file_offset_) + " is cut short");
+  raw_.resize(raw_size);
+  bool ok = true;
+  if (comp_ == TraceCompression::None) {
+    ok = size == raw_size;
+    if (ok) raw_.swap(packed_);
+  } else if (comp_ == TraceCompression::Zlib) {
+    uLongf out = raw_size;
+    ok = uncompress(raw_.data(), &out, packed_.data(), uLong(size)) == Z_OK && out == raw_size;
+  } else {
+    uint64_t memlimit = 64u << 20;
+    size_t in_pos = 0, out_pos = 0;
+    ok = lzma_stream_buffer_decode(&memlimit, 0, nullptr, packed_.data(), &in_pos, size, raw_.data(),
+                                   &out_pos, raw_size) == LZMA_OK &&
+         out_pos == raw_size;
+  }
+  if (!ok) fail("block at file offset " + std::to_string(file_offset_) + " does not decompress");
+  file_offset_ += 8 + size;
+  pos_ = 0;
+  return true;
+}
+
+void BlockReader::refill() {
+  if (ended_ || !load_block()) fail("truncated file: the record stream ends early");
+}
+
+bool BlockReader::at_end() {
+  if (pos_ < raw_.size()) return false;
+  return ended_ || !load_block();
+}
+
+}  // namespace gms
