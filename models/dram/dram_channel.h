@@ -22,7 +22,7 @@
 #include "models/dram/dram_mapping.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_timing.h"
-#include "models/dram/ring_buffer.h"
+#include "models/common/ring_queue.h"
 
 namespace gms {
 
@@ -55,7 +55,7 @@ class DramChannel : public sc_core::sc_module {
   };
   struct Port {
     AtTargetPort at;
-    RingBuffer<Pending> responses;
+    RingQueue<Pending> responses;
     tlm::tlm_generic_payload* held = nullptr;  // request whose END_REQ is withheld (queue full)
     DramRequest held_req;                      // its description, so acceptance need not decode again
   };
@@ -92,8 +92,8 @@ class DramChannel : public sc_core::sc_module {
   DramTiming timing_;
   CommandScheduler sched_;
   std::vector<std::unique_ptr<Port>> ports_;
-  RingBuffer<InFlight> in_flight_;  // in data-completion order (the data bus serialises bursts)
-  RingBuffer<uint16_t> held_;       // ports holding END_REQ for a request, in arrival order
+  RingQueue<InFlight> in_flight_;  // in data-completion order (the data bus serialises bursts)
+  RingQueue<uint16_t> held_;       // ports holding END_REQ for a request, in arrival order
   size_t pending_responses_ = 0;
   sc_core::sc_event wake_;
   uint64_t planned_ = CommandScheduler::kNever;  // cycle of the pending wake_ notification

@@ -10,7 +10,7 @@
 #include "models/l1/l1_cache.h"
 #include "models/l1/l1_stats.h"
 #include "models/l1/mshr_file.h"
-#include "models/l1/ring_queue.h"
+#include "models/common/ring_queue.h"
 #include "models/l1/tag_array.h"
 
 namespace gms {

@@ -31,7 +31,7 @@
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
 #include "models/llc/llc_stats.h"
-#include "models/llc/ring_queue.h"
+#include "models/common/ring_queue.h"
 
 namespace gms {
 

@@ -22,7 +22,7 @@
 #include "models/noc/active_set.h"
 #include "models/noc/arbiter.h"
 #include "models/noc/noc_params.h"
-#include "models/noc/ring.h"
+#include "models/common/ring_queue.h"
 
 namespace gms {
 
@@ -76,7 +76,7 @@ class CrossbarNetwork {
     uint64_t ready = 0;          // input FIFO: first cycle it may compete; output pipe: cycle it is delivered
   };
   struct Input {
-    Ring<Packet> fifo;
+    RingQueue<Packet> fifo;
     uint32_t used_flits = 0;     // buffered, including the packet being sent
     uint32_t sending_flits = 0;  // flits of the packet being sent; their credits return at busy_until
     uint64_t busy_until = 0;     // first cycle the input can start another packet
@@ -84,7 +84,7 @@ class CrossbarNetwork {
     Packet held;
   };
   struct Output {
-    Ring<Packet> pipe;         // won, traversing the switch and link, in delivery order
+    RingQueue<Packet> pipe;         // won, traversing the switch and link, in delivery order
     uint64_t busy_until = 0;   // first cycle the output can start another packet
     bool blocked = false;      // the downstream withholds END_REQ / END_RESP
     uint64_t usable_from = 0;  // unblocked during cycle u: usable from u+1, whatever the delta order

@@ -1,7 +1,9 @@
 // A FIFO on a circular buffer that grows by doubling and never shrinks: after warm-up, push and pop
-// allocate nothing (std::deque allocates a block every few hundred pushes).
+// allocate nothing (std::deque allocates a block every few hundred pushes). Shared by every block's
+// request, response and pipeline queues.
 #pragma once
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace gms {
@@ -9,7 +11,8 @@ namespace gms {
 template <class T>
 class RingQueue {
  public:
-  explicit RingQueue(size_t capacity = 16) {
+  RingQueue() : RingQueue(8) {}
+  explicit RingQueue(size_t capacity) {
     size_t c = 1;
     while (c < capacity) c <<= 1;
     buf_.resize(c);
@@ -23,15 +26,22 @@ class RingQueue {
     buf_[(head_ + size_) & (buf_.size() - 1)] = v;
     ++size_;
   }
+  void push(const T& v) { push_back(v); }
   void pop_front() {
     head_ = (head_ + 1) & (buf_.size() - 1);
     --size_;
+  }
+  // Removes and returns the front element.
+  T pop() {
+    T v = std::move(buf_[head_]);
+    pop_front();
+    return v;
   }
 
  private:
   void grow() {
     std::vector<T> bigger(buf_.size() * 2);
-    for (size_t i = 0; i < size_; ++i) bigger[i] = buf_[(head_ + i) & (buf_.size() - 1)];
+    for (size_t i = 0; i < size_; ++i) bigger[i] = std::move(buf_[(head_ + i) & (buf_.size() - 1)]);
     buf_.swap(bigger);
     head_ = 0;
   }
