@@ -12,6 +12,7 @@
 #include "tb/cli/cli_options.h"
 #include "tb/cli/trace_record_cmd.h"
 #include "tb/system/gpu_system.h"
+#include "tb/system/multi_program.h"
 #include "tb/system/run_summary.h"
 #include "tb/system/system_config.h"
 #include "tb/traces/accelsim_workload.h"
@@ -28,12 +29,19 @@ int run(const gms::CliOptions& o) {
   for (const auto& s : o.sets) cfg_doc.apply_override(s);
   gms::SystemConfig cfg = gms::SystemConfig::from(cfg_doc);
   // Counts per kernel (statistics group `workload`) whatever the workload's kind (-w is recognised by
-  // content).
-  gms::CountingWorkload workload(o.embedded_default
-                                     ? gms::load_workload(gms::ConfigNode::load_string(
-                                           gms::embedded_default_workload_yaml(), "<embedded workload>"))
-                                     : gms::load_any_workload(o.workload_path));
-  auto* accel = dynamic_cast<gms::AccelSimWorkload*>(&workload.inner());
+  // content); a `programs:` document runs several workloads side by side, each on its own SMs.
+  const bool multi = !o.embedded_default && gms::is_multi_program_file(o.workload_path);
+  gms::LoadedPrograms programs;
+  std::unique_ptr<gms::CountingWorkload> workload;
+  if (multi) {
+    programs = gms::load_multi_program(o.workload_path, cfg.sm.count);
+  } else {
+    workload = std::make_unique<gms::CountingWorkload>(
+        o.embedded_default ? gms::load_workload(gms::ConfigNode::load_string(
+                                 gms::embedded_default_workload_yaml(), "<embedded workload>"))
+                           : gms::load_any_workload(o.workload_path));
+  }
+  auto* accel = workload ? dynamic_cast<gms::AccelSimWorkload*>(&workload->inner()) : nullptr;
 
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
@@ -44,8 +52,14 @@ int run(const gms::CliOptions& o) {
   ro.traces = gms::TraceSelector::split_globs(o.trace_globs);
   ro.check_data = o.check_data;
   ro.progress = !o.quiet;
-  gms::GpuSystem sys(cfg, workload, ro);
-  workload.attach(sys.stats());
+  auto system = multi ? std::make_unique<gms::GpuSystem>(cfg, programs.specs, ro)
+                      : std::make_unique<gms::GpuSystem>(cfg, *workload, ro);
+  gms::GpuSystem& sys = *system;
+  if (multi)
+    for (size_t i = 0; i < programs.workloads.size(); ++i)
+      programs.workloads[i]->attach(sys.program_stats(i));
+  else
+    workload->attach(sys.stats());
   if (accel) accel->attach_stats(sys.stats());
   gms::RunResult res = sys.run();
 
@@ -62,9 +76,10 @@ int run(const gms::CliOptions& o) {
     std::cerr << "gpumemsys: simulation failed: " << res.error << "\n";
     return 3;
   }
-  if (sys.checker() && sys.checker()->mismatches() > 0) {
+  if (sys.mismatches() > 0) {
     std::cerr << "gpumemsys: data check failed:\n";
-    sys.checker()->print_report(std::cerr);
+    for (size_t i = 0; i < sys.programs(); ++i)
+      if (sys.checker(i) && sys.checker(i)->mismatches() > 0) sys.checker(i)->print_report(std::cerr);
     return 3;
   }
   return 0;

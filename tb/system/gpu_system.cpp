@@ -37,7 +37,19 @@ double ratio(double a, double b) {
 }  // namespace
 
 GpuSystem::GpuSystem(const SystemConfig& cfg, Workload& workload, const RunOptions& opt)
-    : cfg_(cfg), workload_(workload), opt_(opt) {
+    : GpuSystem(cfg, std::vector<ProgramSpec>{{"", &workload, cfg.sm.count}}, opt) {}
+
+GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& programs, const RunOptions& opt)
+    : cfg_(cfg), opt_(opt), programs_(programs) {
+  unsigned used = 0;
+  for (const auto& p : programs_) {
+    if (!p.workload || p.num_sms == 0)
+      throw ConfigError("program '" + p.name + "': needs a workload and at least one SM");
+    used += p.num_sms;
+  }
+  if (programs_.empty() || used > cfg_.sm.count)
+    throw ConfigError("programs need " + std::to_string(used) + " SMs, the system has " +
+                      std::to_string(cfg_.sm.count));
   if (!opt_.vcd_path.empty()) trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
   env_.stats = &root_;
   env_.trace = trace_.get();
@@ -52,12 +64,27 @@ GpuSystem::~GpuSystem() = default;
 void GpuSystem::build() {
   map_ = std::make_unique<AddressMap>(cfg_.memory_map);
   store_ = std::make_unique<BackingStore>();
-  if (opt_.check_data) checker_ = std::make_unique<GoldenMemory>();
+  // A single program keeps the flat statistics layout; several get one group each (program name).
+  const bool multi = programs_.size() > 1;
+  std::vector<GoldenMemory*> observer_of_sm(cfg_.sm.count, nullptr);
+  unsigned first = 0;
+  for (size_t p = 0; p < programs_.size(); ++p) {
+    if (multi) {
+      std::string name = programs_[p].name.empty() ? "program" + std::to_string(p) : programs_[p].name;
+      program_groups_.push_back(std::make_unique<StatGroup>(root_, name, "program " + std::to_string(p)));
+    }
+    if (opt_.check_data) {
+      checkers_.push_back(std::make_unique<GoldenMemory>(program_stats(p)));
+      for (unsigned i = first; i < first + programs_[p].num_sms; ++i)
+        observer_of_sm[i] = checkers_.back().get();
+    }
+    first += programs_[p].num_sms;
+  }
 
   const unsigned n_sm = cfg_.sm.count, n_slices = cfg_.llc.slices, n_ch = cfg_.dram.channels;
   for (unsigned i = 0; i < n_sm; ++i) {
     sms_.push_back(
-        std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, env_, checker_.get()));
+        std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, env_, observer_of_sm[i]));
     l1s_.push_back(make_l1(cfg_.l1, ("l1_" + std::to_string(i)).c_str(), i, env_));
     sms_[i]->isock.bind(l1s_[i]->tsock);
   }
@@ -75,16 +102,38 @@ void GpuSystem::build() {
     llcs_[s]->isock.bind(drams_[s / map_->slices_per_channel()]->tsock);
   }
 
-  std::vector<SmCore*> sm_ptrs;
-  for (auto& sm : sms_) sm_ptrs.push_back(sm.get());
-  dispatcher_ = std::make_unique<CtaDispatcher>(workload_, sm_ptrs, env_);
-  if (checker_) dispatcher_->set_observer(checker_.get());
-  if (cfg_.l1.flush_at_kernel_end)
-    for (auto& l1 : l1s_) {
-      L1Cache* p = l1.get();
-      dispatcher_->add_kernel_end_hook([p] { p->invalidate_all(); });
-    }
-  for (auto& sm : sms_) sm->set_dispatcher(dispatcher_.get());
+  first = 0;
+  for (size_t p = 0; p < programs_.size(); ++p) {
+    const unsigned n = programs_[p].num_sms;
+    std::vector<SmCore*> sm_ptrs;
+    for (unsigned i = first; i < first + n; ++i) sm_ptrs.push_back(sms_[i].get());
+    auto d = std::make_unique<CtaDispatcher>(*programs_[p].workload, sm_ptrs, program_stats(p));
+    if (opt_.check_data) d->set_observer(checkers_[p].get());
+    if (cfg_.l1.flush_at_kernel_end)  // a kernel boundary of this program flushes its SMs' L1s only
+      for (unsigned i = first; i < first + n; ++i) {
+        L1Cache* l1 = l1s_[i].get();
+        d->add_kernel_end_hook([l1] { l1->invalidate_all(); });
+      }
+    for (unsigned i = first; i < first + n; ++i) sms_[i]->set_dispatcher(d.get());
+    dispatchers_.push_back(std::move(d));
+    first += n;
+  }
+}
+
+StatGroup& GpuSystem::program_stats(size_t program) {
+  return program_groups_.empty() ? root_ : *program_groups_.at(program);
+}
+
+bool GpuSystem::all_done() const {
+  for (const auto& d : dispatchers_)
+    if (!d->done()) return false;
+  return true;
+}
+
+uint64_t GpuSystem::mismatches() const {
+  uint64_t m = 0;
+  for (const auto& c : checkers_) m += c->mismatches();
+  return m;
 }
 
 void GpuSystem::add_system_formulas() {
@@ -123,6 +172,16 @@ void GpuSystem::add_system_formulas() {
     return t > 0 ? (sum_prefix(r, "dram", "bytes_read") + sum_prefix(r, "dram", "bytes_written")) / t / 1e9
                  : 0.0;
   });
+  if (opt_.check_data) {
+    s.formula("loads_checked", "lane loads checked against the golden memory, all programs", "lane loads",
+              [this] {
+                double n = 0;
+                for (const auto& c : checkers_) n += double(c->loads_checked());
+                return n;
+              });
+    s.formula("data_mismatches", "lane loads whose bytes differed from the golden memory, all programs",
+              "lane loads", [this] { return double(mismatches()); });
+  }
   s.formula("dram_row_hit_rate", "DRAM row hits / column accesses", "ratio", [&r] {
     double h = sum_prefix(r, "dram", "row_hits");
     return ratio(h, h + sum_prefix(r, "dram", "row_misses") + sum_prefix(r, "dram", "row_conflicts"));
@@ -130,8 +189,9 @@ void GpuSystem::add_system_formulas() {
 }
 
 double GpuSystem::finish_ps() const {
-  const sc_core::sc_time t =
-      dispatcher_ && dispatcher_->done() ? dispatcher_->finish_time() : sc_core::sc_time_stamp();
+  if (dispatchers_.empty() || !all_done()) return sc_core::sc_time_stamp().to_seconds() * 1e12;
+  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
+  for (const auto& d : dispatchers_) t = std::max(t, d->finish_time());
   return t.to_seconds() * 1e12;
 }
 
@@ -167,8 +227,8 @@ RunResult GpuSystem::run() {
   const sc_core::sc_time slice(10, sc_core::SC_US);
   uint64_t last_done = 0;
   sc_core::sc_time last_progress = sc_core::SC_ZERO_TIME;
-  dispatcher_->start();
-  while (!dispatcher_->done()) {
+  for (auto& d : dispatchers_) d->start();
+  while (!all_done()) {
     if (!sc_core::sc_pending_activity()) {
       res.error = "simulation stalled (deadlock): no pending events at " +
                   sc_core::sc_time_stamp().to_string() + " but the workload is not finished";
@@ -205,7 +265,7 @@ RunResult GpuSystem::run() {
   if (res.error.empty() && sc_core::sc_pending_activity())
     sc_core::sc_start(sc_core::sc_time(double(cfg_.system.watchdog_us), sc_core::SC_US),
                       sc_core::SC_EXIT_ON_STARVATION);
-  res.finished = dispatcher_->done() && res.error.empty();
+  res.finished = all_done() && res.error.empty();
   res.sim_time_ns = finish_ps() / 1e3;
   res.wall_seconds = std::chrono::duration<double>(clk::now() - t0).count();
   std::string report;

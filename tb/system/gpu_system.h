@@ -31,6 +31,15 @@ struct RunOptions {
   bool progress = true;             // progress line on stderr for long runs
 };
 
+// One application of a multi-program run: its workload runs on its own `num_sms` SMs (programs take
+// consecutive SMs in order), with its own CTA dispatcher, kernel boundaries and golden-memory checker.
+// Programs must use disjoint memory (separate address spaces).
+struct ProgramSpec {
+  std::string name;
+  Workload* workload = nullptr;
+  unsigned num_sms = 0;
+};
+
 struct RunResult {
   bool finished = false;
   double sim_time_ns = 0;
@@ -41,6 +50,8 @@ struct RunResult {
 class GpuSystem {
  public:
   GpuSystem(const SystemConfig& cfg, Workload& workload, const RunOptions& opt);
+  // Several programs sharing the GPU, each on its own SMs (ProgramSpec).
+  GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& programs, const RunOptions& opt);
   ~GpuSystem();
   GpuSystem(const GpuSystem&) = delete;
   GpuSystem& operator=(const GpuSystem&) = delete;
@@ -49,7 +60,15 @@ class GpuSystem {
 
   StatGroup& stats() { return root_; }
   BackingStore& memory() { return *store_; }
-  GoldenMemory* checker() { return checker_.get(); }
+  GoldenMemory* checker() { return checkers_.empty() ? nullptr : checkers_[0].get(); }
+  // Per program (one for a single workload); the statistics parent of program i (the root if single).
+  GoldenMemory* checker(size_t program) {
+    return program < checkers_.size() ? checkers_[program].get() : nullptr;
+  }
+  size_t programs() const { return programs_.size(); }
+  StatGroup& program_stats(size_t program);
+  // Total data mismatches over all programs' checkers.
+  uint64_t mismatches() const;
   const SystemConfig& config() const { return cfg_; }
   // Every block that counts requests and responses has equal counts; otherwise lists the offenders.
   bool all_requests_answered(std::string* report) const;
@@ -61,8 +80,9 @@ class GpuSystem {
   double finish_ps() const;  // when the last warp finished (now, while running)
 
   SystemConfig cfg_;
-  Workload& workload_;
   RunOptions opt_;
+  std::vector<ProgramSpec> programs_;
+  std::vector<std::unique_ptr<StatGroup>> program_groups_;
   StatGroup root_{"gpumemsys"};
   std::unique_ptr<StatGroup> sys_stats_;
   PayloadPool pool_;
@@ -70,13 +90,14 @@ class GpuSystem {
   BlockEnv env_;
   std::unique_ptr<AddressMap> map_;
   std::unique_ptr<BackingStore> store_;
-  std::unique_ptr<GoldenMemory> checker_;
+  std::vector<std::unique_ptr<GoldenMemory>> checkers_;
   std::vector<std::unique_ptr<SmCore>> sms_;
   std::vector<std::unique_ptr<L1Cache>> l1s_;
   std::unique_ptr<Interconnect> noc_;
   std::vector<std::unique_ptr<LlcSlice>> llcs_;
   std::vector<std::unique_ptr<DramChannel>> drams_;
-  std::unique_ptr<CtaDispatcher> dispatcher_;
+  std::vector<std::unique_ptr<CtaDispatcher>> dispatchers_;
+  bool all_done() const;
 };
 
 }  // namespace gms

@@ -29,6 +29,12 @@ struct KernelGeometry {
     const uint64_t threads = threads_per_cta - (warp_uid % warps_per_cta) * kWarpSize;
     return threads >= kWarpSize ? 0xffffffffu : (1u << threads) - 1;
   }
+  // Threads of the grid (not padded) and the CUDA global thread index blockIdx.x*blockDim.x + threadIdx.x
+  // of lane `lane` of warp `warp_uid` (inactive padding lanes get indices that belong to the next CTA).
+  uint64_t num_threads() const { return uint64_t(num_ctas) * threads_per_cta; }
+  uint64_t thread_id(uint64_t warp_uid, unsigned lane) const {
+    return warp_uid / warps_per_cta * threads_per_cta + warp_uid % warps_per_cta * kWarpSize + lane;
+  }
 };
 
 // One warp's progress through its stream, owned by the warp's stream and handed to the pattern.
@@ -36,7 +42,8 @@ struct WarpCursor {
   uint64_t warp_uid = 0;
   uint32_t loads = 0;          // loads generated before the current one
   uint32_t stores = 0;         // stores generated before the current one
-  uint64_t pattern_steps = 0;  // the pattern's own progress counter (hotcold: cold lines read so far)
+  uint64_t pattern_steps = 0;  // the pattern's own progress counter (hotcold: cold lines read so far;
+                               // own-program patterns: instructions generated before the current one)
   Rng rng;                     // seeded from (workload seed, kernel index, warp uid)
 };
 
@@ -50,6 +57,15 @@ class Pattern {
   // the warp's next load / store; the kernel adds the region base and clears inactive lanes.
   virtual void next_load(WarpCursor& warp, WarpInst& inst) const = 0;
   virtual void next_store(WarpCursor& warp, WarpInst& inst) const = 0;
+
+  // Own program (patterns registered with own_program = true: SpMV rows of different lengths, a stencil's
+  // five loads and one store): the pattern, not insts_per_warp / store_fraction, decides how many
+  // instructions a warp runs and which are stores. next_inst() gets inst with the kernel's width and the
+  // warp's thread mask preset and sets kind, pc, offsets (into the load or store region by kind), width
+  // if it differs and active_mask (a non-empty subset of the thread mask: divergent lanes drop out);
+  // false at the warp's end. total_insts() counts the kernel's warp instructions.
+  virtual bool next_inst(WarpCursor& /*warp*/, WarpInst& /*inst*/) const { return false; }
+  virtual uint64_t total_insts() const { return 0; }
 };
 
 // Builds a pattern for a kernel, reading its pattern-specific keys from the kernel's config node (the
@@ -71,6 +87,11 @@ inline uint64_t grid_stride_element(uint64_t iter, uint64_t warp_uid, unsigned l
 // check instead of wrapping around.
 inline uint64_t saturate_bytes(unsigned __int128 bytes) {
   return bytes > UINT64_MAX ? UINT64_MAX : uint64_t(bytes);
+}
+
+// Rounds a region offset up to the next line (own-program patterns place their arrays line-aligned).
+inline uint64_t line_align_up(uint64_t bytes) {
+  return (bytes + kLineBytes - 1) / kLineBytes * kLineBytes;
 }
 
 }  // namespace gms

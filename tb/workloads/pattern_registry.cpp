@@ -4,9 +4,15 @@
 
 namespace gms {
 
-void PatternRegistry::add(const std::string& name, PatternFactory factory) {
+void PatternRegistry::add(const std::string& name, PatternFactory factory, bool own_program) {
   if (!factories_.emplace(name, std::move(factory)).second)
     throw std::logic_error("pattern '" + name + "' registered twice");
+  own_program_[name] = own_program;
+}
+
+bool PatternRegistry::own_program(const std::string& name) const {
+  auto it = own_program_.find(name);
+  return it != own_program_.end() && it->second;
 }
 
 const PatternFactory* PatternRegistry::find(const std::string& name) const {
@@ -27,6 +33,13 @@ const PatternRegistry& PatternRegistry::builtin() {
     register_strided(r);
     register_random(r);
     register_hotcold(r);
+    register_kmeans(r);
+    register_spmv_csr(r);
+    register_bfs(r);
+    register_stencil2d(r);
+    register_matmul(r);
+    register_sharing(r);
+    register_colmajor_copy(r);
     return r;
   }();
   return registry;

@@ -22,6 +22,7 @@ SyntheticWarpStream::SyntheticWarpStream(std::shared_ptr<const KernelSpec> kerne
 
 bool SyntheticWarpStream::next(WarpInst& out) {
   const KernelSpec& k = *kernel_;
+  if (k.own_program) return next_own_program(out);
   if (issued_ == k.insts_per_warp) return false;
   const bool store = k.is_store(issued_++);
   out.kind = store ? MemKind::Store : MemKind::Load;
@@ -44,6 +45,29 @@ bool SyntheticWarpStream::next(WarpInst& out) {
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       out.addr[lane] = (active_mask_ >> lane & 1) ? region + out.addr[lane] : 0;
   }
+  return true;
+}
+
+bool SyntheticWarpStream::next_own_program(WarpInst& out) {
+  const KernelSpec& k = *kernel_;
+  out.kind = MemKind::Load;
+  out.active_mask = active_mask_;
+  out.width = uint8_t(k.geom.width);
+  out.gap = k.gap;
+  if (!k.pattern->next_inst(cursor_, out)) return false;
+  ++cursor_.pattern_steps;
+  ++issued_;
+  uint64_t region;
+  if (out.kind == MemKind::Store) {
+    ++cursor_.stores;
+    region = k.out_base;
+  } else {
+    ++cursor_.loads;
+    region = k.base;
+  }
+  out.active_mask &= active_mask_;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    out.addr[lane] = (out.active_mask >> lane & 1) ? region + out.addr[lane] : 0;
   return true;
 }
 
@@ -75,7 +99,8 @@ std::unique_ptr<KernelSource> SyntheticWorkload::next_kernel() {
 
 uint64_t SyntheticWorkload::total_warp_insts() const {
   uint64_t total = 0;
-  for (const auto& k : kernels_) total += k->geom.num_warps * k->insts_per_warp;
+  for (const auto& k : kernels_)
+    total += k->own_program ? k->pattern->total_insts() : k->geom.num_warps * k->insts_per_warp;
   return total;
 }
 

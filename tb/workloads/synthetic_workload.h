@@ -15,6 +15,8 @@ namespace gms {
 struct KernelSpec {
   KernelInfo info;
   std::string pattern_name;
+  bool own_program =
+      false;  // the pattern's next_inst() runs the warp (insts_per_warp, store_fraction unused)
   KernelGeometry geom;
   uint32_t insts_per_warp = 0;
   double store_fraction = 0.0;
@@ -41,6 +43,8 @@ class SyntheticWarpStream : public WarpStream {
   bool next(WarpInst& out) override;
 
  private:
+  bool next_own_program(WarpInst& out);
+
   std::shared_ptr<const KernelSpec> kernel_;
   WarpCursor cursor_;
   uint32_t active_mask_;

@@ -34,8 +34,16 @@ std::shared_ptr<const KernelSpec> load_kernel(const ConfigNode& n, const Pattern
   k->info.threads_per_cta = uint32_t(n.require_uint("block", 1, 1024));
   k->info.regs_per_thread = uint32_t(n.get_uint("regs_per_thread", 0, 0, 255));
   k->info.shmem_per_cta = uint32_t(n.get_uint("shmem_per_cta", 0, 0, UINT32_MAX));
-  k->insts_per_warp = uint32_t(n.require_uint("insts_per_warp", 1, UINT32_MAX));
-  k->store_fraction = n.get_double("store_fraction", 0.0, 0.0, 1.0);
+  k->own_program = patterns.own_program(k->pattern_name);
+  if (!k->own_program) {
+    k->insts_per_warp = uint32_t(n.require_uint("insts_per_warp", 1, UINT32_MAX));
+    k->store_fraction = n.get_double("store_fraction", 0.0, 0.0, 1.0);
+  } else {
+    for (const char* key : {"insts_per_warp", "store_fraction"})
+      if (n.has(key))
+        n.fail(key, "not a key of pattern '" + k->pattern_name +
+                        "': its program sets the instructions of each warp (docs/workloads.md)");
+  }
   k->gap = uint32_t(n.get_uint("gap", 0, 0, UINT32_MAX));
   k->base = read_line_aligned(n, "base", 0);
 
@@ -54,7 +62,8 @@ std::shared_ptr<const KernelSpec> load_kernel(const ConfigNode& n, const Pattern
   // By default the outputs follow the inputs, so a kernel never reads what it writes.
   const uint64_t after_loads = (k->base + load_bytes + kLineBytes - 1) / kLineBytes * kLineBytes;
   k->out_base = read_line_aligned(n, "out_base", after_loads);
-  if (g.stores_per_warp > 0) check_region(n, "out_base", k->out_base, k->pattern->store_region_bytes());
+  if (g.stores_per_warp > 0 || (k->own_program && k->pattern->store_region_bytes() > 0))
+    check_region(n, "out_base", k->out_base, k->pattern->store_region_bytes());
   n.finish();
   return k;
 }

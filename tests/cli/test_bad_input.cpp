@@ -137,3 +137,12 @@ TEST_F(BadInput, CommandLine) {
   expect_error(run_cli("run -c x.yaml"), "run needs -w WORKLOAD");
   expect_error(run_cli("run -c x.yaml -w y.yaml --bogus"), "unknown option '--bogus'");
 }
+
+TEST_F(BadInput, ProgramsNeedMoreSmsThanTheSystemHas) {
+  write_file(dir + "/c.yaml", tiny);
+  write_file(dir + "/a.yaml", kGoodWorkload);
+  write_file(dir + "/p.yaml", "programs:\n  - name: a\n    workload: a.yaml\n    sms: 2\n  - name: b\n"
+                              "    workload: a.yaml\n    sms: 1\n");
+  expect_error(run_cli("run -q -c " + dir + "/c.yaml -w " + dir + "/p.yaml -o " + dir + "/out"),
+               "p.yaml:7: programs[1].sms: the programs need 3 SMs, the system has 2");
+}

@@ -6,6 +6,7 @@
 #include "models/dram/backing_store.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/system/gpu_system.h"
+#include "tb/system/multi_program.h"
 #include "tb/workloads/workload_loader.h"
 
 namespace {
@@ -74,4 +75,31 @@ TEST(System, CorruptedBackingStoreIsCaught) {
   gms::RunResult r = sys.run();
   ASSERT_TRUE(r.finished) << r.error;
   EXPECT_GT(sys.checker()->mismatches(), 0u);
+}
+
+TEST(System, TwoProgramsShareTheGpuEachOnItsOwnSms) {
+  auto cfg = load_config("tiny.yaml");
+  gms::LoadedPrograms progs =
+      gms::load_multi_program(std::string(GMS_SOURCE_DIR) + "/configs/workloads/two_programs.yaml", cfg.sm.count);
+  ASSERT_EQ(progs.specs.size(), 2u);
+  gms::GpuSystem sys(cfg, progs.specs, quiet());
+  for (size_t i = 0; i < progs.workloads.size(); ++i) progs.workloads[i]->attach(sys.program_stats(i));
+  gms::RunResult r = sys.run();
+  ASSERT_TRUE(r.finished) << r.error;
+  std::string report;
+  EXPECT_TRUE(sys.all_requests_answered(&report)) << report;
+  EXPECT_EQ(sys.mismatches(), 0u);
+  EXPECT_GT(sys.checker(0)->loads_checked(), 0u);
+  EXPECT_GT(sys.checker(1)->loads_checked(), 0u);
+  // Each program's kernels ran on its own SM only: SM i issued exactly program i's instructions.
+  const gms::StatGroup& s = sys.stats();
+  EXPECT_EQ(s.value("sm0.warp_insts"),
+            s.value("streamer.workload.inst_executed_ld") + s.value("streamer.workload.inst_executed_st"));
+  EXPECT_EQ(s.value("sm1.warp_insts"),
+            s.value("hotcold.workload.inst_executed_ld") + s.value("hotcold.workload.inst_executed_st"));
+  EXPECT_EQ(s.value("streamer.kernels.kernels"), 2);  // its own kernel boundaries
+  EXPECT_EQ(s.value("hotcold.kernels.kernels"), 1);
+  // streaming: 2 kernels x 8 CTAs x 4 warps x 8 instructions; hotcold: 8 CTAs x 4 warps x 16.
+  EXPECT_EQ(s.value("sm0.warp_insts"), 2 * 8 * 4 * 8);
+  EXPECT_EQ(s.value("sm1.warp_insts"), 8 * 4 * 16);
 }

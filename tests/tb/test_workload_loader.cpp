@@ -34,7 +34,8 @@ TEST(TbLoader, UnknownKey) {
 TEST(TbLoader, UnknownPattern) {
   EXPECT_EQ(
       error_of(one_kernel("pattern: zigzag\ngrid: 1\nblock: 32\ninsts_per_warp: 1")),
-      "t.yaml:5: workload.kernels[0].pattern: 'zigzag' is not one of: hotcold, random, streaming, strided");
+      "t.yaml:5: workload.kernels[0].pattern: 'zigzag' is not one of: bfs, colmajor_copy, hotcold, kmeans, "
+      "matmul, random, sharing, spmv_csr, stencil2d, streaming, strided");
   EXPECT_EQ(error_of(one_kernel("grid: 1\nblock: 32\ninsts_per_warp: 1")),
             "t.yaml:5: workload.kernels[0].pattern: missing required key");
 }
