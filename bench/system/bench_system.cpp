@@ -37,11 +37,13 @@ int sc_main(int argc, char** argv) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double acc = sys.stats().value("system.line_requests");
+    // CPU time too: on a shared machine it is the steadier figure.
+    double cpu = double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) * 1e-6;
     std::printf(
-        "pattern=%s insts_per_warp=%d l1_accesses=%.0f wall_s=%.3f l1_accesses_per_s=%.0f "
-        "sim_us=%.1f l1_hit_rate=%.3f peak_rss_mb=%.1f\n",
-        pattern.c_str(), insts, acc, r.wall_seconds, acc / r.wall_seconds, r.sim_time_ns / 1e3,
-        sys.stats().value("system.l1_hit_rate"), double(ru.ru_maxrss) / 1024.0);
+        "pattern=%s insts_per_warp=%d l1_accesses=%.0f wall_s=%.3f l1_accesses_per_s=%.0f cpu_s=%.3f "
+        "l1_accesses_per_cpu_s=%.0f sim_us=%.1f l1_hit_rate=%.3f peak_rss_mb=%.1f\n",
+        pattern.c_str(), insts, acc, r.wall_seconds, acc / r.wall_seconds, cpu, acc / cpu,
+        r.sim_time_ns / 1e3, sys.stats().value("system.l1_hit_rate"), double(ru.ru_maxrss) / 1024.0);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench error: %s\n", e.what());

@@ -11,6 +11,8 @@ const char* cli_usage() {
          "  gpumemsys trace record -w WORKLOAD -o OUT.gmstrace[.bin] [--format text|binary]\n"
          "                         [--compression zlib|xz|none] [-c CONFIG]\n"
          "                                 freeze what the workload issues into a native trace\n"
+         "  gpumemsys rd -c CONFIG -w WORKLOAD [-o OUTDIR] [--rd KEY=VALUE]... [--png] [--sweep] [--compare-sim]\n"
+         "                                 analytical reuse-distance model of the L1 (gpumemsys rd --help)\n"
          "options:\n"
          "  -c, --config FILE     system configuration (YAML, see configs/)\n"
          "  -w, --workload PATH   workload: YAML file, native trace (.gmstrace[.bin]) or Accel-Sim\n"
@@ -34,6 +36,10 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   std::string first = argv[1];
   if (first == "-h" || first == "--help" || first == "help") {
     o.command = "help";
+    return o;
+  }
+  if (first == "rd") {  // gpumemsys rd: parsed by tb/cli/rd_cmd.cpp
+    o.command = "rd";
     return o;
   }
   if (first == "trace") {

@@ -10,6 +10,7 @@
 #include "models/common/config.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
+#include "tb/cli/rd_cmd.h"
 #include "tb/cli/trace_record_cmd.h"
 #include "tb/system/gpu_system.h"
 #include "tb/system/multi_program.h"
@@ -96,6 +97,7 @@ int sc_main(int argc, char** argv) {
       return 0;
     }
     if (o.command == "record") return gms::run_trace_record(o);
+    if (o.command == "rd") return gms::run_rd_command(argc, argv);
     return run(o);
   } catch (const gms::ConfigError& e) {
     std::cerr << "gpumemsys: error: " << e.what() << "\n";

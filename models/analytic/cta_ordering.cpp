@@ -1,0 +1,64 @@
+#include "models/analytic/cta_ordering.h"
+
+#include <algorithm>
+#include <queue>
+
+#include "models/common/config.h"
+
+namespace gms {
+
+uint32_t ctas_per_core(const KernelInfo& k, const RdParams& p) {
+  const uint64_t warps = k.warps_per_cta(), threads = warps * kWarpSize;
+  if (warps == 0) return 0;
+  uint64_t n = p.max_ctas;
+  n = std::min<uint64_t>(n, p.max_warps / warps);
+  n = std::min<uint64_t>(n, p.max_threads / threads);
+  if (k.regs_per_thread) n = std::min<uint64_t>(n, p.max_regs / (threads * k.regs_per_thread));
+  if (k.shmem_per_cta) n = std::min<uint64_t>(n, p.max_shmem / k.shmem_per_cta);
+  return uint32_t(n);
+}
+
+void run_kernel(KernelSource& kernel, const RdParams& p, std::vector<std::unique_ptr<CoreModel>>& cores) {
+  const KernelInfo& info = kernel.info();
+  const uint32_t limit = ctas_per_core(info, p);
+  if (limit == 0)
+    throw ConfigError("kernel '" + info.name + "': a CTA does not fit a core's occupancy limits");
+  bool more = true;
+  auto next = [&]() -> std::unique_ptr<CtaWork> {
+    if (!more) return nullptr;
+    for (;;) {
+      auto cta = kernel.next_cta();
+      if (!cta) {
+        more = false;
+        return nullptr;
+      }
+      if (!cta->warps.empty()) return cta;
+    }
+  };
+  // Round-robin until the cores are full.
+  for (bool placed = true; placed && more;) {
+    placed = false;
+    for (auto& c : cores) {
+      if (c->resident_ctas() >= limit) continue;
+      auto cta = next();
+      if (!cta) break;
+      c->launch(std::move(cta));
+      placed = true;
+    }
+  }
+  // Then in time-stamp order over the cores: a finished CTA's core takes the next one.
+  using Entry = std::pair<uint64_t, uint32_t>;  // (time, core)
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> order;
+  for (uint32_t i = 0; i < cores.size(); ++i)
+    if (cores[i]->busy()) order.push({cores[i]->time(), i});
+  while (!order.empty()) {
+    const uint32_t i = order.top().second;
+    order.pop();
+    CoreModel& c = *cores[i];
+    for (uint32_t done = c.step(); done; --done)
+      if (auto cta = next()) c.launch(std::move(cta));
+    if (c.busy()) order.push({c.time(), i});
+  }
+}
+
+}  // namespace gms

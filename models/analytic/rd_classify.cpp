@@ -1,0 +1,92 @@
+#include "models/analytic/rd_classify.h"
+
+namespace gms {
+
+const char* to_string(RdOutcome o) {
+  switch (o) {
+    case RdOutcome::Hit:
+      return "hit";
+    case RdOutcome::Compulsory:
+      return "compulsory";
+    case RdOutcome::Capacity:
+      return "capacity";
+    case RdOutcome::Associativity:
+      return "associativity";
+    case RdOutcome::Mshr:
+      return "mshr";
+    case RdOutcome::Latency:
+      return "latency";
+    case RdOutcome::WriteEvict:
+      return "write_evict";
+    case RdOutcome::Cancelled:
+      return "cancelled";
+    case RdOutcome::Store:
+      return "store";
+  }
+  return "?";
+}
+
+RdOutcome classify_miss(const LineState& st, const StackLookup& d, uint32_t cache_lines, uint64_t first_try) {
+  if (!st.seen) return RdOutcome::Compulsory;
+  if (first_try != kNever && st.last_effect != kNever && st.last_effect > first_try) return RdOutcome::Mshr;
+  if (st.store_evicted) return RdOutcome::WriteEvict;
+  (void)cache_lines;
+  if (!d.fa_hit) return RdOutcome::Capacity;
+  return RdOutcome::Associativity;
+}
+
+void RdCounts::record(RdOutcome o, uint32_t dist) {
+  ++loads;
+  switch (o) {
+    case RdOutcome::Hit:
+      ++hits;
+      break;
+    case RdOutcome::Compulsory:
+      ++compulsory;
+      break;
+    case RdOutcome::Capacity:
+      ++capacity;
+      break;
+    case RdOutcome::Associativity:
+      ++associativity;
+      break;
+    case RdOutcome::Mshr:
+      ++mshr;
+      break;
+    case RdOutcome::Latency:
+      ++latency;
+      break;
+    case RdOutcome::WriteEvict:
+      ++write_evict;
+      break;
+    default:
+      --loads;
+      return;
+  }
+  if (dist == kInfDistance) {
+    ++histogram_inf;
+    return;
+  }
+  if (dist >= histogram.size()) histogram.resize(size_t(dist) + 1, 0);
+  ++histogram[dist];
+}
+
+void RdCounts::add(const RdCounts& o) {
+  instructions += o.instructions;
+  thread_accesses += o.thread_accesses;
+  loads += o.loads;
+  stores += o.stores;
+  hits += o.hits;
+  compulsory += o.compulsory;
+  capacity += o.capacity;
+  associativity += o.associativity;
+  mshr += o.mshr;
+  latency += o.latency;
+  write_evict += o.write_evict;
+  cancelled += o.cancelled;
+  if (o.histogram.size() > histogram.size()) histogram.resize(o.histogram.size(), 0);
+  for (size_t i = 0; i < o.histogram.size(); ++i) histogram[i] += o.histogram[i];
+  histogram_inf += o.histogram_inf;
+}
+
+}  // namespace gms

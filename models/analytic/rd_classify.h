@@ -1,0 +1,49 @@
+// Miss classification of the reuse-distance model (paper 003 sec. 6.1): every load line request is a hit or
+// one of compulsory, capacity, associativity, MSHR or latency misses (plus write-evict misses, a line a
+// store removed), and its per-set reuse distance goes into the histogram.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "models/analytic/set_stacks.h"
+
+namespace gms {
+
+enum class RdOutcome : uint8_t {
+  Hit,
+  Compulsory,
+  Capacity,
+  Associativity,
+  Mshr,
+  Latency,
+  WriteEvict,
+  Cancelled,
+  Store
+};
+const char* to_string(RdOutcome o);
+
+// A miss that needs a new memory request (the line is not in flight), decided in this order:
+// compulsory (never referenced), write-evict (a store removed it), MSHR (the request was put back for lack
+// of an MSHR at `first_try` and the line took effect after that: without the stall it would have hit or
+// merged), capacity (a fully associative LRU cache of the same size misses too), else associativity.
+RdOutcome classify_miss(const LineState& st, const StackLookup& d, uint32_t cache_lines, uint64_t first_try);
+
+struct RdCounts {
+  uint64_t instructions = 0;     // warp memory instructions
+  uint64_t thread_accesses = 0;  // active lanes over all instructions
+  uint64_t loads = 0;            // load line requests (after coalescing)
+  uint64_t stores = 0;           // store line requests
+  uint64_t hits = 0, compulsory = 0, capacity = 0, associativity = 0, mshr = 0, latency = 0, write_evict = 0;
+  uint64_t cancelled = 0;           // put-backs for lack of an MSHR (retried, not counted as accesses)
+  std::vector<uint64_t> histogram;  // per-set reuse distance of every load (index = distance)
+  uint64_t histogram_inf = 0;       // loads with an infinite distance
+
+  // Misses that send a request to memory (what the SystemC L1 counts as `misses`); latency misses merge.
+  uint64_t misses() const { return compulsory + capacity + associativity + mshr + write_evict; }
+  double miss_rate() const { return loads ? double(misses()) / double(loads) : 0.0; }
+  double miss_rate_with_latency() const { return loads ? double(misses() + latency) / double(loads) : 0.0; }
+  void record(RdOutcome o, uint32_t set_distance);
+  void add(const RdCounts& o);
+};
+
+}  // namespace gms
