@@ -12,6 +12,7 @@
 #include "models/sm/cta_dispatcher.h"
 #include "models/sm/sm_core.h"
 #include "tb/checker/golden_memory.h"
+#include "tb/system/workload_fence.h"
 
 namespace gms {
 
@@ -107,7 +108,8 @@ void GpuSystem::build() {
     const unsigned n = programs_[p].num_sms;
     std::vector<SmCore*> sm_ptrs;
     for (unsigned i = first; i < first + n; ++i) sm_ptrs.push_back(sms_[i].get());
-    auto d = std::make_unique<CtaDispatcher>(*programs_[p].workload, sm_ptrs, program_stats(p));
+    fences_.push_back(std::make_unique<WorkloadFence>(*programs_[p].workload));
+    auto d = std::make_unique<CtaDispatcher>(*fences_.back(), sm_ptrs, program_stats(p));
     if (opt_.check_data) d->set_observer(checkers_[p].get());
     if (cfg_.l1.flush_at_kernel_end)  // a kernel boundary of this program flushes its SMs' L1s only
       for (unsigned i = first; i < first + n; ++i) {
@@ -122,6 +124,11 @@ void GpuSystem::build() {
 
 StatGroup& GpuSystem::program_stats(size_t program) {
   return program_groups_.empty() ? root_ : *program_groups_.at(program);
+}
+
+void GpuSystem::throw_input_errors() const {
+  for (const auto& f : fences_)
+    if (f->failed()) throw ConfigError(f->error());
 }
 
 bool GpuSystem::all_done() const {
@@ -227,14 +234,26 @@ RunResult GpuSystem::run() {
   const sc_core::sc_time slice(10, sc_core::SC_US);
   uint64_t last_done = 0;
   sc_core::sc_time last_progress = sc_core::SC_ZERO_TIME;
-  for (auto& d : dispatchers_) d->start();
+  try {
+    for (auto& d : dispatchers_) d->start();
+  } catch (const std::exception&) {
+    throw_input_errors();
+    throw;
+  }
+  throw_input_errors();
   while (!all_done()) {
     if (!sc_core::sc_pending_activity()) {
       res.error = "simulation stalled (deadlock): no pending events at " +
                   sc_core::sc_time_stamp().to_string() + " but the workload is not finished";
       break;
     }
-    sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    try {
+      sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
+    } catch (const std::exception&) {
+      throw_input_errors();  // the workload's own error explains what followed it (e.g. missing CTAs)
+      throw;
+    }
+    throw_input_errors();
     const uint64_t done = completed_requests();
     if (done != last_done) {
       last_done = done;

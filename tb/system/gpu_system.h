@@ -23,6 +23,7 @@ class LlcSlice;
 class DramChannel;
 class BackingStore;
 class GoldenMemory;
+class WorkloadFence;
 
 struct RunOptions {
   std::string vcd_path;             // empty = no VCD
@@ -83,6 +84,7 @@ class GpuSystem {
   RunOptions opt_;
   std::vector<ProgramSpec> programs_;
   std::vector<std::unique_ptr<StatGroup>> program_groups_;
+  std::vector<std::unique_ptr<WorkloadFence>> fences_;  // one per program: input errors found mid-run
   StatGroup root_{"gpumemsys"};
   std::unique_ptr<StatGroup> sys_stats_;
   PayloadPool pool_;
@@ -98,6 +100,7 @@ class GpuSystem {
   std::vector<std::unique_ptr<DramChannel>> drams_;
   std::vector<std::unique_ptr<CtaDispatcher>> dispatchers_;
   bool all_done() const;
+  void throw_input_errors() const;  // a workload's bad input found during the run -> ConfigError
 };
 
 }  // namespace gms

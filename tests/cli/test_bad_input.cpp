@@ -141,8 +141,49 @@ TEST_F(BadInput, CommandLine) {
 TEST_F(BadInput, ProgramsNeedMoreSmsThanTheSystemHas) {
   write_file(dir + "/c.yaml", tiny);
   write_file(dir + "/a.yaml", kGoodWorkload);
-  write_file(dir + "/p.yaml", "programs:\n  - name: a\n    workload: a.yaml\n    sms: 2\n  - name: b\n"
-                              "    workload: a.yaml\n    sms: 1\n");
+  write_file(dir + "/p.yaml",
+             "programs:\n  - name: a\n    workload: a.yaml\n    sms: 2\n  - name: b\n"
+             "    workload: a.yaml\n    sms: 1\n");
   expect_error(run_cli("run -q -c " + dir + "/c.yaml -w " + dir + "/p.yaml -o " + dir + "/out"),
                "p.yaml:7: programs[1].sms: the programs need 3 SMs, the system has 2");
+}
+
+// Bad traces through the command line: one line naming file and line, exit 2 (native and Accel-Sim).
+TEST_F(BadInput, NativeTraceNonHexAddressAndTruncation) {
+  write_file(dir + "/c.yaml", tiny);
+  CliResult rec =
+      run_cli("trace record -w " + gms_src("configs/workloads/small.yaml") + " -o " + dir + "/t.gmstrace");
+  ASSERT_EQ(rec.status, 0) << rec.out;
+  std::string text = read_file(dir + "/t.gmstrace");
+  // Line 10 is an instruction line: break its base address.
+  size_t pos = 0;
+  for (int line = 1; line < 10; ++line) pos = text.find('\n', pos) + 1;
+  size_t hex = text.find(" 0x", pos) + 3;
+  text.insert(hex, "ZZ");
+  write_file(dir + "/bad.gmstrace", text);
+  expect_error(run_cli("run -q -c " + dir + "/c.yaml -w " + dir + "/bad.gmstrace -o " + dir + "/out"),
+               "bad.gmstrace:10: address: '0xZZ");
+  std::string whole = read_file(dir + "/t.gmstrace");
+  write_file(dir + "/cut.gmstrace", whole.substr(0, whole.size() / 2));
+  CliResult r = run_cli("run -q -c " + dir + "/c.yaml -w " + dir + "/cut.gmstrace -o " + dir + "/out");
+  expect_error(r, "cut.gmstrace:");
+}
+
+TEST_F(BadInput, AccelSimTraceNonHexAddressAndTruncation) {
+  write_file(dir + "/c.yaml", tiny);
+  std::string src = gms_src("tests/data/accelsim/small");
+  std::system(("cp -r '" + src + "' '" + dir + "/a' && cp -r '" + src + "' '" + dir + "/b'").c_str());
+  std::string k = read_file(dir + "/a/kernel-1.traceg");
+  size_t at = k.find("LDG.E 1 R2 4 1 0x");
+  ASSERT_NE(at, std::string::npos);
+  k.insert(at + std::string("LDG.E 1 R2 4 1 0x").size(), "QQ");
+  write_file(dir + "/a/kernel-1.traceg", k);
+  expect_error(run_cli("run -q -c " + dir + "/c.yaml -w " + dir + "/a -o " + dir + "/out"),
+               "a/kernel-1.traceg:26: non-hex address '0xQQ");
+  std::string full = read_file(dir + "/b/kernel-1.traceg"), head;
+  size_t p = 0;
+  for (int line = 0; line < 20; ++line) p = full.find('\n', p) + 1;
+  write_file(dir + "/b/kernel-1.traceg", full.substr(0, p));
+  expect_error(run_cli("run -q -c " + dir + "/c.yaml -w " + dir + "/b/kernelslist.g -o " + dir + "/out"),
+               "b/kernel-1.traceg:20: unexpected end of file inside the thread block");
 }
