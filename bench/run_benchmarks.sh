@@ -12,3 +12,11 @@ if [[ -x "$BUILD/bench/dram/bench_dram" ]]; then
   echo "== one DRAM channel, 1,000,000 random and 1,000,000 sequential 64 B reads"
   "$BUILD/bench/dram/bench_dram"
 fi
+if [[ -x "$BUILD/bench/traces/bench_traces" ]]; then
+  echo "== native trace: write and read back 10,000,000 instructions (peak memory while reading)"
+  "$BUILD/bench/traces/bench_traces"
+fi
+if [[ -x "$BUILD/bench/analytic/bench_rd" ]]; then
+  echo "== reuse-distance model on a 10-million-access trace"
+  "$BUILD/bench/analytic/bench_rd"
+fi
