@@ -103,7 +103,10 @@ void DramChannel::make_ports(size_t n) {
     port->at = AtTargetPort([this, i](Payload& t, tlm::tlm_phase& ph,
                                       sc_core::sc_time& d) { return tsock[i]->nb_transport_bw(t, ph, d); },
                             [this, i](Payload& t, const sc_core::sc_time& d) { return on_request(i, t, d); },
-                            [this] { wake_at(clk_.cycle()); });
+                            // END_RESP: only a port with responses waiting has work to do now.
+                            [this, i] {
+                              if (!ports_[i]->responses.empty()) wake_at(clk_.cycle());
+                            });
     ports_.push_back(std::move(port));
   }
 }

@@ -117,9 +117,11 @@ void BaselineL1::count_skipped_retries(uint64_t now) {
   if (held_cause_) *held_cause_ += skipped;
 }
 
+// The freed channel is work only for a queued response: no wake-up for a cycle with nothing to do.
+// (on_down_ready keeps its wake-up: it decides whether an SM request in that cycle is probed inline.)
 void BaselineL1::on_sm_free() {
   resp_free_cycle_ = clk_.cycle() + 1;
-  wake_at(resp_free_cycle_);
+  if (!resp_q_.empty()) wake_at(std::max(resp_free_cycle_, resp_q_.front().cycle));
 }
 
 void BaselineL1::process() {

@@ -80,12 +80,18 @@ bool CrossbarNetwork::arrive(unsigned i, unsigned out, tlm::tlm_generic_payload&
     in.has_held = true;
     in.held = pk;
     ++held_;
+    if (in.sending_flits) next_at_ = std::min(next_at_, in.busy_until);
     hooks_.wake(std::max(in.busy_until, pk.ready));  // credits return when the packet being sent is out
     return false;
   }
   in.used_flits += pk.flits;
   total_buffered_ += pk.flits;
   in.fifo.push_back(pk);
+  if (in.fifo.size() == 1) {  // the new head: its contribution to next_work()
+    const Output& o = out_[out];
+    if (!o.blocked)
+      next_at_ = std::min(next_at_, std::max({pk.ready, in.busy_until, o.busy_until, o.usable_from}));
+  }
   hooks_.wake(pk.ready);
   return true;
 }
@@ -97,6 +103,7 @@ void CrossbarNetwork::unblock(unsigned o) {
   const uint64_t now = clock_.cycle();
   blocked_cycles_ += now - out.blocked_since;
   out.usable_from = now + 1;
+  next_valid_ = false;
   hooks_.wake(now + 1);
 }
 
@@ -185,9 +192,9 @@ void CrossbarNetwork::allocate_switch(uint64_t c) {
   }
 }
 
-uint64_t CrossbarNetwork::next_work(uint64_t c) const {
+uint64_t CrossbarNetwork::next_work(uint64_t c) {
   uint64_t next = kNever;
-  auto consider = [&next, c](uint64_t at) { next = std::min(next, std::max(at, c + 1)); };
+  auto consider = [&next](uint64_t at) { next = std::min(next, at); };
   busy_out_.for_each([&](unsigned o) {
     const Output& out = out_[o];
     if (!out.blocked) consider(std::max(out.pipe.front().ready, out.usable_from));
@@ -202,7 +209,9 @@ uint64_t CrossbarNetwork::next_work(uint64_t c) const {
     }
     if (in.has_held && in.sending_flits) consider(in.busy_until);
   });
-  return next;
+  next_at_ = next;
+  next_valid_ = true;
+  return next == kNever ? kNever : std::max(next, c + 1);
 }
 
 }  // namespace gms

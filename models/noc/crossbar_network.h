@@ -17,12 +17,12 @@
 #include <vector>
 
 #include "models/common/clock.h"
+#include "models/common/ring_queue.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/noc/active_set.h"
 #include "models/noc/arbiter.h"
 #include "models/noc/noc_params.h"
-#include "models/common/ring_queue.h"
 
 namespace gms {
 
@@ -62,6 +62,11 @@ class CrossbarNetwork {
   void unblock(unsigned out);
   // Does the work of cycle c; returns the next cycle with work, kNever when idle.
   uint64_t step(uint64_t c);
+  // step(c) for a cycle the owner runs anyway: skipped (same result) when the network has no work at c.
+  uint64_t step_if_due(uint64_t c) {
+    if (!next_valid_ || next_at_ <= c || probe_buffered_.on()) return step(c);
+    return next_at_ == kNever ? kNever : std::max(next_at_, c + 1);
+  }
 
   uint32_t buffered_flits(unsigned in) const { return in_[in].used_flits; }
   uint64_t in_flight() const { return in_flight_; }
@@ -84,7 +89,7 @@ class CrossbarNetwork {
     Packet held;
   };
   struct Output {
-    RingQueue<Packet> pipe;         // won, traversing the switch and link, in delivery order
+    RingQueue<Packet> pipe;    // won, traversing the switch and link, in delivery order
     uint64_t busy_until = 0;   // first cycle the output can start another packet
     bool blocked = false;      // the downstream withholds END_REQ / END_RESP
     uint64_t usable_from = 0;  // unblocked during cycle u: usable from u+1, whatever the delta order
@@ -96,7 +101,7 @@ class CrossbarNetwork {
   void admit_held(unsigned i, uint64_t c);
   void deliver_due(uint64_t c);
   void allocate_switch(uint64_t c);
-  uint64_t next_work(uint64_t c) const;
+  uint64_t next_work(uint64_t c);
   uint64_t elapsed_cycles() const { return std::max<uint64_t>(1, Clock::now_ps() / clock_.period_ps()); }
 
   const NocParams& p_;
@@ -110,6 +115,11 @@ class CrossbarNetwork {
   std::vector<SwitchRequest> requests_, grants_;  // reused every cycle
   uint64_t in_flight_ = 0;
   uint32_t total_buffered_ = 0;
+  // The earliest cycle with work as next_work() last found it (before clamping to c + 1), kept up to date
+  // by arrive(); unblock() invalidates it. A cycle before it has nothing to do: step_if_due() skips it.
+  // (Credits that return in a skipped cycle return at the next step or arrival, as they would have.)
+  uint64_t next_at_ = kNever;
+  bool next_valid_ = false;
 
   StatGroup stats_;
   Counter& packets_;

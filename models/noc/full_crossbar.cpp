@@ -130,7 +130,7 @@ void FullCrossbar::run() {
   scheduled_ = CrossbarNetwork::kNever;
   ++active_cycles_;
   const uint64_t c = clock_.cycle();
-  const uint64_t next = std::min(req_.step(c), resp_.step(c));
+  const uint64_t next = std::min(req_.step_if_due(c), resp_.step_if_due(c));
   if (next != CrossbarNetwork::kNever) wake(next);
 }
 
