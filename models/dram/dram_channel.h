@@ -15,6 +15,7 @@
 #include "models/common/at_port.h"
 #include "models/common/block_env.h"
 #include "models/common/clock.h"
+#include "models/common/ring_queue.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/dram/backing_store.h"
@@ -22,7 +23,6 @@
 #include "models/dram/dram_mapping.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_timing.h"
-#include "models/common/ring_queue.h"
 
 namespace gms {
 

@@ -6,11 +6,11 @@
 #include <cstdint>
 
 #include "models/common/at_port.h"
+#include "models/common/ring_queue.h"
 #include "models/common/trace.h"
 #include "models/l1/l1_cache.h"
 #include "models/l1/l1_stats.h"
 #include "models/l1/mshr_file.h"
-#include "models/common/ring_queue.h"
 #include "models/l1/tag_array.h"
 
 namespace gms {

@@ -21,6 +21,7 @@
 #include "models/common/at_port.h"
 #include "models/common/block_env.h"
 #include "models/common/clock.h"
+#include "models/common/ring_queue.h"
 #include "models/common/rng.h"
 #include "models/common/trace.h"
 #include "models/l1/mshr_file.h"
@@ -31,7 +32,6 @@
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
 #include "models/llc/llc_stats.h"
-#include "models/common/ring_queue.h"
 
 namespace gms {
 

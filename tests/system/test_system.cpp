@@ -79,8 +79,8 @@ TEST(System, CorruptedBackingStoreIsCaught) {
 
 TEST(System, TwoProgramsShareTheGpuEachOnItsOwnSms) {
   auto cfg = load_config("tiny.yaml");
-  gms::LoadedPrograms progs =
-      gms::load_multi_program(std::string(GMS_SOURCE_DIR) + "/configs/workloads/two_programs.yaml", cfg.sm.count);
+  gms::LoadedPrograms progs = gms::load_multi_program(
+      std::string(GMS_SOURCE_DIR) + "/configs/workloads/two_programs.yaml", cfg.sm.count);
   ASSERT_EQ(progs.specs.size(), 2u);
   gms::GpuSystem sys(cfg, progs.specs, quiet());
   for (size_t i = 0; i < progs.workloads.size(); ++i) progs.workloads[i]->attach(sys.program_stats(i));
