@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <string>
 
 #include "models/common/config.h"
 #include "tb/checker/golden_memory.h"
@@ -103,7 +104,13 @@ int sc_main(int argc, char** argv) {
     std::cerr << "gpumemsys: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "gpumemsys: internal error: " << e.what() << "\n";
+    // An exception thrown inside a SystemC process arrives wrapped in a multi-line sc_report: keep the
+    // original message, one line.
+    std::string what = e.what();
+    const std::string tag = "uncaught exception: ";
+    if (auto p = what.find(tag); p != std::string::npos) what = what.substr(p + tag.size());
+    if (auto nl = what.find('\n'); nl != std::string::npos) what.resize(nl);
+    std::cerr << "gpumemsys: simulation failed: " << what << "\n";
     return 3;
   }
 }
