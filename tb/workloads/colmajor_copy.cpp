@@ -27,16 +27,12 @@ class ColMajorCopyPattern : public Pattern {
     const bool store = n % 2;
     inst.kind = store ? MemKind::Store : MemKind::Load;
     inst.pc = store ? kStorePc : kLoadPc;
-    if (first + kWarpSize > rows_) inst.active_mask &= (uint32_t(1) << (rows_ - first)) - 1;
+    inst.active_mask &= lanes_below(first, rows_);
     uint64_t a = (first * columns_ + n / 2) * geom_.width;
     for (unsigned lane = 0; lane < kWarpSize; ++lane, a += columns_ * geom_.width) inst.addr[lane] = a;
     return true;
   }
-  uint64_t total_insts() const override {
-    uint64_t warps = 0;
-    for (uint64_t w = 0; w < geom_.num_warps; ++w) warps += geom_.thread_id(w, 0) < rows_;
-    return warps * 2 * columns_;
-  }
+  uint64_t total_insts() const override { return geom_.warps_starting_below(rows_) * 2 * columns_; }
 
  private:
   KernelGeometry geom_;

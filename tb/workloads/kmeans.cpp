@@ -28,7 +28,7 @@ class KmeansPattern : public Pattern {
     const bool store = n % 2;
     inst.kind = store ? MemKind::Store : MemKind::Load;
     inst.pc = store ? kStorePc : kLoadPc;
-    if (first + kWarpSize > npoints_) inst.active_mask &= (uint32_t(1) << (npoints_ - first)) - 1;
+    inst.active_mask &= lanes_below(first, npoints_);
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       const uint64_t p = first + lane;
       inst.addr[lane] = (store ? p + npoints_ * i : p * nfeatures_ + i) * geom_.width;
@@ -37,9 +37,7 @@ class KmeansPattern : public Pattern {
   }
   uint64_t total_insts() const override {
     // Warps whose first thread is a point run the whole program.
-    uint64_t warps = 0;
-    for (uint64_t w = 0; w < geom_.num_warps; ++w) warps += geom_.thread_id(w, 0) < npoints_;
-    return warps * 2 * nfeatures_;
+    return geom_.warps_starting_below(npoints_) * 2 * nfeatures_;
   }
 
  private:

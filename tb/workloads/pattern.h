@@ -35,7 +35,19 @@ struct KernelGeometry {
   uint64_t thread_id(uint64_t warp_uid, unsigned lane) const {
     return warp_uid / warps_per_cta * threads_per_cta + warp_uid % warps_per_cta * kWarpSize + lane;
   }
+  // Warps whose first lane's thread index is below `limit` (one thread per element: they run the loop).
+  uint64_t warps_starting_below(uint64_t limit) const {
+    uint64_t warps = 0;
+    for (uint64_t w = 0; w < num_warps; ++w) warps += thread_id(w, 0) < limit;
+    return warps;
+  }
 };
+
+// Lanes of a warp whose element first + lane lies below `limit` (first < limit): the tail warp of a loop
+// over `limit` elements drops the lanes past the end.
+inline uint32_t lanes_below(uint64_t first, uint64_t limit) {
+  return first + kWarpSize > limit ? (uint32_t(1) << (limit - first)) - 1 : 0xffffffffu;
+}
 
 // One warp's progress through its stream, owned by the warp's stream and handed to the pattern.
 struct WarpCursor {

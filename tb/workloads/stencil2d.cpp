@@ -29,7 +29,7 @@ class Stencil2dPattern : public Pattern {
     const uint64_t it = warp.pattern_steps / per_point_, k = warp.pattern_steps % per_point_;
     const uint64_t first = geom_.thread_id(warp.warp_uid, 0) + it * threads;
     if (first >= points) return false;
-    if (first + kWarpSize > points) inst.active_mask &= (uint32_t(1) << (points - first)) - 1;
+    inst.active_mask &= lanes_below(first, points);
     const bool store = k + 1 == per_point_;
     inst.kind = store ? MemKind::Store : MemKind::Load;
     inst.pc = store ? kStencilStorePc : kLoadPc + 8 * k;
