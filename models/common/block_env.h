@@ -6,6 +6,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
+#include "models/common/wake_scheduler.h"
 
 namespace gms {
 
@@ -14,6 +15,7 @@ struct BlockEnv {
   const TraceSelector* trace = nullptr;  // may be null: nothing traced
   PayloadPool* pool = nullptr;
   uint64_t seed = 1;
+  WakeScheduler* wake = nullptr;  // shared timed wake-ups; null: each block makes its own
 
   sc_core::sc_trace_file* trace_file(const std::string& block) const {
     return trace ? trace->file_for(block) : nullptr;

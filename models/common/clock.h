@@ -14,23 +14,28 @@ class Clock {
   void set_mhz(double mhz) {
     period_ps_ = uint64_t(std::llround(1e6 / mhz));
     if (period_ps_ == 0) period_ps_ = 1;
-    period_ = sc_core::sc_time(double(period_ps_), sc_core::SC_PS);
+    period_ = ps(period_ps_);
   }
   uint64_t period_ps() const { return period_ps_; }
   const sc_core::sc_time& period() const { return period_; }
-  static uint64_t now_ps() { return sc_core::sc_time_stamp().value() / ps_ticks(); }
+  static uint64_t now_ps() {
+    const uint64_t v = sc_core::sc_time_stamp().value(), t = ps_ticks();
+    return t == 1 ? v : v / t;  // 1 ps resolution (the default): no division
+  }
   // The cycle in progress now (edges at multiples of the period).
   uint64_t cycle() const { return now_ps() / period_ps_; }
   // First edge at or after now.
   uint64_t next_edge_cycle() const { return (now_ps() + period_ps_ - 1) / period_ps_; }
+  // Absolute time of the edge starting cycle c.
+  uint64_t edge_ps(uint64_t c) const { return c * period_ps_; }
   // Delay from now to the edge starting cycle c (zero if already past).
   sc_core::sc_time until(uint64_t c) const {
     uint64_t t = c * period_ps_, n = now_ps();
-    return t > n ? sc_core::sc_time(double(t - n), sc_core::SC_PS) : sc_core::SC_ZERO_TIME;
+    return t > n ? ps(t - n) : sc_core::SC_ZERO_TIME;
   }
-  sc_core::sc_time cycles(uint64_t n) const {
-    return sc_core::sc_time(double(n * period_ps_), sc_core::SC_PS);
-  }
+  sc_core::sc_time cycles(uint64_t n) const { return ps(n * period_ps_); }
+  // A duration of whole picoseconds; from_value avoids sc_time's floating-point constructor (hot path).
+  static sc_core::sc_time ps(uint64_t n) { return sc_core::sc_time::from_value(n * ps_ticks()); }
 
  private:
   // sc_time values are in units of the time resolution; 1 ps is the SystemC default.

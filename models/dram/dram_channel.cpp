@@ -82,10 +82,8 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsi
   tsock.register_b_transport(this, &DramChannel::b_transport);
   tsock.register_transport_dbg(this, &DramChannel::transport_dbg);
   tsock.register_get_direct_mem_ptr(this, &DramChannel::get_direct_mem_ptr);
-  SC_HAS_PROCESS(DramChannel);
-  SC_METHOD(run);
-  sensitive << wake_;
-  dont_initialize();
+  wake_.bind(
+      env.wake, [](void* o) { static_cast<DramChannel*>(o)->run(); }, this);
 }
 
 sc_core::sc_time DramChannel::functional_latency() const {
@@ -170,10 +168,7 @@ void DramChannel::wake_at(uint64_t cycle) {
   }
   if (cycle < planned_) {
     planned_ = cycle;
-    // sc_time from its raw value: cheaper than Clock::until's double conversion, same instant.
-    static const uint64_t ticks_per_ps = sc_core::sc_time(1, sc_core::SC_PS).value();
-    const uint64_t at = cycle * clk_.period_ps(), now = Clock::now_ps();
-    wake_.notify(at > now ? sc_core::sc_time::from_value((at - now) * ticks_per_ps) : sc_core::SC_ZERO_TIME);
+    wake_.notify_at_ps(clk_.edge_ps(cycle));
   }
 }
 

@@ -95,7 +95,7 @@ class DramChannel : public sc_core::sc_module {
   RingQueue<InFlight> in_flight_;  // in data-completion order (the data bus serialises bursts)
   RingQueue<uint16_t> held_;       // ports holding END_REQ for a request, in arrival order
   size_t pending_responses_ = 0;
-  sc_core::sc_event wake_;
+  Wakeup wake_;
   uint64_t planned_ = CommandScheduler::kNever;  // cycle of the pending wake_ notification
   uint64_t run_want_ = CommandScheduler::kNever;
   bool in_run_ = false;

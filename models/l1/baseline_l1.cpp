@@ -33,9 +33,8 @@ BaselineL1::BaselineL1(sc_core::sc_module_name name, const L1Params& p, unsigned
       resp_q_(64),
       arrivals_(16) {
   if (!env.pool) throw std::invalid_argument(std::string(basename()) + ": BlockEnv without a payload pool");
-  SC_METHOD(process);
-  sensitive << ev_;
-  dont_initialize();
+  ev_.bind(
+      env.wake, [](void* o) { static_cast<BaselineL1*>(o)->process(); }, this);
   if (auto* tf = env.trace_file(basename())) {
     probe_mshr_.attach(tf, basename(), "mshr_occupancy");
     probe_hits_.attach(tf, basename(), "hits");
@@ -53,7 +52,7 @@ void BaselineL1::invalidate_all() {
 void BaselineL1::wake_at(uint64_t cycle) {
   if (cycle >= scheduled_) return;  // an earlier (or the same) wake-up is pending
   scheduled_ = cycle;
-  ev_.notify(clk_.until(cycle));
+  ev_.notify_at_ps(clk_.edge_ps(cycle));
 }
 
 bool BaselineL1::on_request(Payload& t, const sc_core::sc_time& delay) {

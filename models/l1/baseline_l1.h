@@ -76,7 +76,7 @@ class BaselineL1 : public L1Cache {
   L1Stats st_;
   AtTargetPort up_;
   AtInitiatorPort down_;
-  sc_core::sc_event ev_;
+  Wakeup ev_;
 
   RingQueue<Timed> miss_q_;    // downstream requests waiting to be sent, in order
   RingQueue<Timed> resp_q_;    // responses to the SM, sent in order

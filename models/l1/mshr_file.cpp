@@ -7,7 +7,6 @@ namespace gms {
 MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge), slots_(entries) {
   if (entries == 0) throw std::invalid_argument("mshr: at least one entry");
   if (max_merge == 0) throw std::invalid_argument("mshr: max_merge must be at least 1");
-  active_.reserve(entries);
   free_.reserve(entries);
   for (uint32_t i = entries; i-- > 0;) {
     free_.push_back(i);  // lowest index handed out first
@@ -43,10 +42,15 @@ void MshrFile::index_erase(uint64_t line) {
   index_[hole] = -1;
 }
 
-MshrFile::Entry* MshrFile::find(uint64_t line) {
+int32_t MshrFile::slot_of(uint64_t line) const {
   for (size_t h = home(line); index_[h] >= 0; h = (h + 1) & index_mask_)
-    if (slots_[uint32_t(index_[h])].line == line) return &slots_[uint32_t(index_[h])];
-  return nullptr;
+    if (slots_[uint32_t(index_[h])].line == line) return index_[h];
+  return -1;
+}
+
+MshrFile::Entry* MshrFile::find(uint64_t line) {
+  const int32_t i = slot_of(line);
+  return i < 0 ? nullptr : &slots_[uint32_t(i)];
 }
 
 MshrFile::Entry& MshrFile::allocate(uint64_t line) {
@@ -54,7 +58,7 @@ MshrFile::Entry& MshrFile::allocate(uint64_t line) {
   if (find(line)) throw std::logic_error("mshr: line already has an entry");
   uint32_t i = free_.back();
   free_.pop_back();
-  active_.push_back(i);
+  ++used_;
   Entry& e = slots_[i];
   e.line = line;
   index_insert(line, i);
@@ -70,18 +74,14 @@ MshrFile::Entry& MshrFile::allocate(uint64_t line) {
 }
 
 std::vector<tlm::tlm_generic_payload*> MshrFile::release(uint64_t line) {
-  for (size_t k = 0; k < active_.size(); ++k) {
-    uint32_t i = active_[k];
-    if (slots_[i].line != line) continue;
-    index_erase(line);
-    active_[k] = active_.back();
-    active_.pop_back();
-    free_.push_back(i);
-    std::vector<tlm::tlm_generic_payload*> out;
-    out.swap(slots_[i].waiters);
-    return out;
-  }
-  throw std::logic_error("mshr: release of a line without an entry");
+  const int32_t i = slot_of(line);
+  if (i < 0) throw std::logic_error("mshr: release of a line without an entry");
+  index_erase(line);
+  --used_;
+  free_.push_back(uint32_t(i));
+  std::vector<tlm::tlm_generic_payload*> out;
+  out.swap(slots_[uint32_t(i)].waiters);
+  return out;
 }
 
 void MshrFile::recycle(std::vector<tlm::tlm_generic_payload*>&& list) {

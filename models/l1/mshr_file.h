@@ -23,8 +23,8 @@ class MshrFile {
   MshrFile(uint32_t entries, uint32_t max_merge);
 
   Entry* find(uint64_t line);
-  bool full() const { return active_.size() == slots_.size(); }
-  size_t size() const { return active_.size(); }
+  bool full() const { return used_ == slots_.size(); }
+  size_t size() const { return used_; }
   uint32_t capacity() const { return uint32_t(slots_.size()); }
   uint32_t max_merge() const { return max_merge_; }
   bool can_merge(const Entry& e) const { return e.waiters.size() < max_merge_; }
@@ -38,7 +38,7 @@ class MshrFile {
  private:
   uint32_t max_merge_;
   std::vector<Entry> slots_;
-  std::vector<uint32_t> active_;  // slot indices in use
+  size_t used_ = 0;  // entries in use
   // Line -> slot, open addressing with linear probing (table 4x the entries, so probes stay ~1):
   // find() runs several times per access in every cache, and a scan of 32-64 entries showed in profiles.
   std::vector<int32_t> index_;
@@ -46,6 +46,7 @@ class MshrFile {
   size_t home(uint64_t line) const {
     return size_t(((line >> 5) * 0x9e3779b97f4a7c15ULL) >> 40) & index_mask_;
   }
+  int32_t slot_of(uint64_t line) const;  // -1: no entry
   void index_insert(uint64_t line, uint32_t slot);
   void index_erase(uint64_t line);
   std::vector<uint32_t> free_;

@@ -73,10 +73,8 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
   tsock.register_transport_dbg(this, &LlcSlice::transport_dbg);
   isock.register_nb_transport_bw(this, &LlcSlice::nb_transport_bw);
 
-  SC_HAS_PROCESS(LlcSlice);
-  SC_METHOD(run);
-  sensitive << wake_.event();
-  dont_initialize();
+  wake_.bind(
+      env.wake, [](void* o) { static_cast<LlcSlice*>(o)->run(); }, this);
 
   if (auto* tf = env.trace_file(basename())) {
     probe_mshr_.attach(tf, basename(), "mshr_occupancy");

@@ -73,10 +73,8 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
     in_flight_probe_.attach(tf, basename(), "in_flight");
     ctas_probe_.attach(tf, basename(), "resident_ctas");
   }
-  SC_HAS_PROCESS(SmCore);
-  SC_METHOD(tick);
-  sensitive << wake_;
-  dont_initialize();
+  wake_.bind(
+      env.wake, [](void* o) { static_cast<SmCore*>(o)->tick(); }, this);
 }
 
 bool SmCore::fits_empty(const KernelInfo& k) const {
@@ -223,7 +221,7 @@ void SmCore::schedule_next() {
   }
   if (best >= pending_wake_cycle_) return;
   pending_wake_cycle_ = best;
-  wake_.notify(clock_.until(best));
+  wake_.notify_at_ps(clock_.edge_ps(best));
 }
 
 }  // namespace gms

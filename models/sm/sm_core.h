@@ -88,7 +88,7 @@ class SmCore : public sc_core::sc_module {
   MemObserver* observer_;
   CtaDispatcher* dispatcher_ = nullptr;
   Clock clock_;
-  sc_core::sc_event wake_;
+  Wakeup wake_;
   AtInitiatorPort port_;
   std::unique_ptr<WarpScheduler> scheduler_;
   Coalescer coalescer_;

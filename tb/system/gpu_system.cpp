@@ -56,6 +56,8 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
   env_.trace = trace_.get();
   env_.pool = &pool_;
   env_.seed = cfg_.system.seed;
+  wake_ = std::make_unique<WakeScheduler>("wake");
+  env_.wake = wake_.get();
   build();
   add_system_formulas();
 }

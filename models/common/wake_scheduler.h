@@ -1,0 +1,106 @@
+// Timed wake-ups for event-driven blocks, shared by all blocks of a system: one sc_event and one
+// SC_METHOD run every block that asked to run at that instant, instead of one kernel timed event per
+// block and wake-up. The SystemC kernel's timed queue (an allocated event per notification, a heap with
+// an indirect compare, a trigger and a process activation each) cost about 450 instructions per wake-up,
+// and a GPU memory request needs a dozen wake-ups on its way; here a wake-up is an append to the list of
+// its instant and a direct call. Blocks due at the same instant run in the order they were notified.
+//
+// A Wakeup behaves exactly like an sc_event with one SC_METHOD statically sensitive to it (and
+// dont_initialize): notify(SC_ZERO_TIME) runs the block in the next delta cycle, notify(d) at now + d;
+// one notification at a time, the earlier kept; a block notified while it is due in the current delta
+// runs again in the next one. Blocks made without a shared scheduler (unit tests, foreign platforms) get
+// a private one: same semantics, one kernel event per block as before.
+#pragma once
+#include <systemc>
+
+#include <cstdint>
+#include <vector>
+
+namespace gms {
+
+class WakeScheduler;
+
+class Wakeup {
+ public:
+  using Fn = void (*)(void*);
+  Wakeup() = default;
+  ~Wakeup();
+  // In the owning block's constructor (elaboration): fn(obj) runs on each notification; through
+  // `shared` when given, else through a private scheduler made a child of the block.
+  void bind(WakeScheduler* shared, Fn fn, void* obj);
+  Wakeup(const Wakeup&) = delete;
+  Wakeup& operator=(const Wakeup&) = delete;
+
+  // Run at now + delay (SC_ZERO_TIME: the next delta cycle).
+  inline void notify(const sc_core::sc_time& delay);
+  // Run at the absolute time of `ps` picoseconds (not in the future: the next delta cycle); blocks that
+  // count cycles know the edge's absolute time, which saves building an sc_time.
+  inline void notify_at_ps(uint64_t ps);
+  // Calls fn(obj) once, as a method activation (a kernel process is running: the scheduler's).
+  void fire() { fn_(obj_); }
+
+ private:
+  friend class WakeScheduler;
+  static uint64_t ps_ticks() {  // kernel ticks per picosecond (1 at the default resolution)
+    static const uint64_t t = sc_core::sc_time(1, sc_core::SC_PS).value();
+    return t ? t : 1;
+  }
+  static constexpr uint64_t kNone = ~uint64_t(0);
+  WakeScheduler* sched_ = nullptr;
+  WakeScheduler* own_ = nullptr;  // private scheduler when none is shared
+  Fn fn_ = nullptr;
+  void* obj_ = nullptr;
+  uint64_t pending_ = kNone;  // time (kernel ticks) of the pending timed notification; entries of this
+                              // block for other times are stale
+  uint64_t delta_at_ = 0;     // delta cycle in which the pending delta notification was made
+  uint32_t id_ = 0;           // index in the scheduler
+  bool delta_ = false;        // a delta notification is pending
+};
+
+class WakeScheduler : public sc_core::sc_module {
+ public:
+  explicit WakeScheduler(sc_core::sc_module_name name);
+
+  uint32_t add(Wakeup& w);
+  // At absolute time t (kernel ticks); t <= now: the next delta cycle.
+  void notify_at(Wakeup& w, uint64_t t);
+  // The current time in kernel ticks (cached while the scheduler runs blocks).
+  uint64_t now() const { return in_run_ ? now_ : sc_core::sc_time_stamp().value(); }
+  uint64_t wake_ups() const { return wake_ups_; }  // blocks run so far (for profiling)
+
+ private:
+  // The blocks due at one instant, in notification order. A system has a handful of distinct instants
+  // pending (the next edge of each clock, a few DRAM timings), so a linear scan over them is cheaper than
+  // a heap of one entry per wake-up.
+  struct Bucket {
+    uint64_t time;              // kernel ticks
+    std::vector<uint32_t> ids;  // Wakeup ids; an id whose pending_ is no longer `time` is stale
+  };
+  void run();
+  void arm();  // (re)notify the kernel event for the earliest pending instant
+  void add_to_bucket(uint64_t t, uint32_t id);
+  bool live(const Bucket& b) const;  // holds an id still due at b.time
+  void drop(size_t k);               // bucket k leaves the live set
+
+  sc_core::sc_event ev_;
+  std::vector<Wakeup*> clients_;  // by id
+  std::vector<Bucket> buckets_;   // [0, live_): pending instants, unordered; the rest are spares
+  size_t live_ = 0;
+  std::vector<Wakeup*> delta_;  // to run in a later delta cycle (Wakeup::delta_at_ says which)
+  std::vector<Wakeup*> batch_;  // running now
+  uint64_t wake_ups_ = 0;
+  bool in_run_ = false;
+  uint64_t now_ = 0;  // time of the current run (saves the kernel call in notifications made in it)
+  uint64_t armed_ = ~uint64_t(0);  // time of the kernel event's pending timed notification (~0: none)
+  bool delta_armed_ = false;       // the kernel event has a delta notification pending
+};
+
+void Wakeup::notify(const sc_core::sc_time& delay) {
+  sched_->notify_at(*this, delay == sc_core::SC_ZERO_TIME ? 0 : sched_->now() + delay.value());
+}
+
+void Wakeup::notify_at_ps(uint64_t ps) {
+  sched_->notify_at(*this, ps * ps_ticks());
+}
+
+}  // namespace gms
