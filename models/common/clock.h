@@ -19,7 +19,8 @@ class Clock {
   uint64_t period_ps() const { return period_ps_; }
   const sc_core::sc_time& period() const { return period_; }
   static uint64_t now_ps() {
-    const uint64_t v = sc_core::sc_time_stamp().value(), t = ps_ticks();
+    // The inline accessor: sc_time_stamp() is an out-of-line library call, and blocks ask often.
+    const uint64_t v = sc_core::sc_get_curr_simcontext()->time_stamp().value(), t = ps_ticks();
     return t == 1 ? v : v / t;  // 1 ps resolution (the default): no division
   }
   // The cycle in progress now (edges at multiples of the period).

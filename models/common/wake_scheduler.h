@@ -65,7 +65,7 @@ class WakeScheduler : public sc_core::sc_module {
   // At absolute time t (kernel ticks); t <= now: the next delta cycle.
   void notify_at(Wakeup& w, uint64_t t);
   // The current time in kernel ticks (cached while the scheduler runs blocks).
-  uint64_t now() const { return in_run_ ? now_ : sc_core::sc_time_stamp().value(); }
+  uint64_t now() const { return in_run_ ? now_ : sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
   uint64_t wake_ups() const { return wake_ups_; }  // blocks run so far (for profiling)
 
  private:
