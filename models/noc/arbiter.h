@@ -1,10 +1,13 @@
 // Switch allocation of one crossbar cycle, behind a small interface so the policy can change (per-output
 // round-robin now; iSLIP with several requests per input later) without touching the network logic.
+// Requests are bitmasks of inputs per output, so a cycle costs per request, not per port.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "models/noc/active_set.h"
 
 namespace gms {
 
@@ -16,32 +19,51 @@ struct SwitchRequest {
 class Arbiter {
  public:
   virtual ~Arbiter() = default;
-  virtual void resize(unsigned inputs, unsigned outputs) = 0;
-  // One cycle: `requests` lists (input, output) pairs (an input may request several); `grants` receives a
-  // matching (every input and every output at most once). State (priority pointers) advances per grant.
-  virtual void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants) = 0;
+  void resize(unsigned inputs, unsigned outputs);
+  // Input `in` requests output `out` this cycle (an input may request several).
+  void request(uint32_t in, uint32_t out) {
+    if (!requested_.test(out)) {
+      requested_.set(out);
+      touched_[touched_count_++] = out;
+    }
+    mask_[out * words_ + (in >> 6)] |= uint64_t(1) << (in & 63);
+  }
+  bool has_requests() const { return touched_count_ != 0; }
+  // Answers the requests made since the last call: `grants` receives a matching (every input and every
+  // output at most once), in order of each output's first request. State (priority pointers) advances.
+  virtual void grant(std::vector<SwitchRequest>& grants) = 0;
+  // The same for a list of (input, output) requests.
+  void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants) {
+    for (const SwitchRequest& r : requests) request(r.input, r.output);
+    grant(grants);
+  }
+
+ protected:
+  virtual void on_resize() {}
+  // Forgets the requests for output o (grant() calls it for each output in touched_, then clears that).
+  void clear_requests(uint32_t o) {
+    requested_.clear(o);
+    for (size_t w = 0; w < words_; ++w) mask_[o * words_ + w] = 0;
+  }
+
+  unsigned inputs_ = 0, outputs_ = 0;
+  size_t words_ = 1;               // words per input mask
+  std::vector<uint64_t> mask_;     // per output: the inputs requesting it (words_ words each)
+  std::vector<uint64_t> granted_;  // inputs granted in this cycle's grant()
+  ActiveSet requested_;            // outputs with requests
+  std::vector<uint32_t> touched_;  // outputs requested this cycle, in order of first request (a fixed
+  size_t touched_count_ = 0;       // array and a count: request() is on the per-packet path)
 };
 
 // Per-output round-robin: each output grants the requesting input that follows its last winner
 // (cyclically), skipping inputs another output already granted this cycle.
 class RoundRobinArbiter : public Arbiter {
  public:
-  void resize(unsigned inputs, unsigned outputs) override;
-  void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants) override;
+  void grant(std::vector<SwitchRequest>& grants) override;
 
  private:
-  // Cyclic distance of the requester from the output's last winner: 0 = the input right after it.
-  uint32_t distance(const SwitchRequest& r) const {
-    return (r.input + inputs_ - last_[r.output] - 1) % inputs_;
-  }
-
-  unsigned inputs_ = 0;
-  std::vector<uint32_t> last_;  // per output: last granted input
-  // Scratch for one allocate(), reset through touched_ so a cycle costs O(requests), not O(ports).
-  std::vector<uint8_t> input_granted_;
-  std::vector<uint8_t> output_seen_;
-  std::vector<uint32_t> best_, best_dist_;
-  std::vector<uint32_t> touched_;  // outputs requested this cycle, in order of first appearance
+  void on_resize() override;
+  std::vector<uint32_t> next_;  // per output: the input after its last winner (first in line)
 };
 
 // The arbiter named by NocParams::arbiter ("rr"); ConfigError for unknown names.

@@ -6,19 +6,19 @@
 namespace gms {
 
 CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p,
-                                 const Clock& clock, Hooks hooks, sc_core::sc_trace_file* tf,
+                                 const Clock& clock, Hooks& hooks, sc_core::sc_trace_file* tf,
                                  const std::string& block)
     : p_(p),
       clock_(clock),
-      hooks_(std::move(hooks)),
+      hooks_(hooks),
       arbiter_(make_arbiter(p.arbiter)),
       stats_(parent, name,
              name == "req" ? "request network (L1s -> LLC slices)" : "reply network (LLC slices -> L1s)"),
       packets_(stats_.counter("packets", "packets delivered to an output", "packets")),
       flits_(stats_.counter("flits", "flits delivered to an output", "flits")),
       bytes_(stats_.counter("bytes", "bytes delivered (header + data)", "bytes")),
-      held_(stats_.counter("held", "arrivals that found their input buffer full (END phase withheld)",
-                           "packets")),
+      held_count_(stats_.counter("held", "arrivals that found their input buffer full (END phase withheld)",
+                                 "packets")),
       credit_stall_cycles_(
           stats_.counter("credit_stall_cycles",
                          "cycles arrivals were held upstream waiting for input buffer credits", "cycles")),
@@ -38,7 +38,7 @@ CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, con
 void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
   in_.assign(inputs, Input{});
   out_.assign(outputs, Output{});
-  for (Input& in : in_) in.fifo = RingQueue<Packet>(p_.input_buffer_flits);  // a packet is >= 1 flit
+  for (Input& in : in_) in.fifo = PacketQueue<Packet>(p_.input_buffer_flits);  // a packet is >= 1 flit
   for (unsigned o = 0; o < outputs; ++o) {
     const std::string n = "out" + std::to_string(o);
     out_[o].busy_cycles =
@@ -47,10 +47,9 @@ void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
     stats_.formula(n + "_utilization", "busy cycles / elapsed NoC cycles of output " + std::to_string(o),
                    "ratio", [this, c] { return double(c->value) / double(elapsed_cycles()); });
   }
-  busy_in_.resize(inputs);
-  busy_out_.resize(outputs);
+  for (ActiveSet* s : {&queued_, &sending_, &held_}) s->resize(inputs);
+  piped_.resize(outputs);
   arbiter_->resize(inputs, outputs);
-  requests_.reserve(inputs);
   grants_.reserve(inputs);
 }
 
@@ -75,11 +74,11 @@ bool CrossbarNetwork::arrive(unsigned i, unsigned out, tlm::tlm_generic_payload&
   if (t.has_mm()) t.acquire();  // we hold the payload while it is inside the network
   ++in_flight_;
   return_credits(i, pk.arrival_cycle);
-  busy_in_.set(i);
   if (!force && in.used_flits + pk.flits > p_.input_buffer_flits) {
     in.has_held = true;
     in.held = pk;
-    ++held_;
+    held_.set(i);
+    ++held_count_;
     if (in.sending_flits) next_at_ = std::min(next_at_, in.busy_until);
     hooks_.wake(std::max(in.busy_until, pk.ready));  // credits return when the packet being sent is out
     return false;
@@ -88,9 +87,9 @@ bool CrossbarNetwork::arrive(unsigned i, unsigned out, tlm::tlm_generic_payload&
   total_buffered_ += pk.flits;
   in.fifo.push_back(pk);
   if (in.fifo.size() == 1) {  // the new head: its contribution to next_work()
-    const Output& o = out_[out];
-    if (!o.blocked)
-      next_at_ = std::min(next_at_, std::max({pk.ready, in.busy_until, o.busy_until, o.usable_from}));
+    queued_.set(i);
+    new_head(in);
+    next_at_ = std::min(next_at_, std::max(in.compete_at, out_[out].free_at));
   }
   hooks_.wake(pk.ready);
   return true;
@@ -103,16 +102,18 @@ void CrossbarNetwork::unblock(unsigned o) {
   const uint64_t now = clock_.cycle();
   blocked_cycles_ += now - out.blocked_since;
   out.usable_from = now + 1;
+  out.open_at = out.usable_from;
+  out.free_at = std::max(out.busy_until, out.open_at);
+  if (!out.pipe.empty()) {
+    new_front(out);
+    deliver_min_ = std::min(deliver_min_, out.deliver_at);
+  }
   next_valid_ = false;
   hooks_.wake(now + 1);
 }
 
 uint64_t CrossbarNetwork::step(uint64_t c) {
-  busy_in_.for_each([this, c](unsigned i) {
-    Input& in = in_[i];
-    if (in.sending_flits && in.busy_until <= c) return_credits(i, c);  // the check inline: most wait
-    if (in.has_held && in.used_flits + in.held.flits <= p_.input_buffer_flits) admit_held(i, c);
-  });
+  credits_and_held(c);
   deliver_due(c);
   allocate_switch(c);
   // Probes are written here only: a signal may not be written by two processes (the callers of
@@ -122,96 +123,138 @@ uint64_t CrossbarNetwork::step(uint64_t c) {
   return next_work(c);
 }
 
-void CrossbarNetwork::return_credits(unsigned i, uint64_t c) {
-  Input& in = in_[i];
-  if (in.sending_flits == 0 || in.busy_until > c) return;
-  in.used_flits -= in.sending_flits;
-  total_buffered_ -= in.sending_flits;
-  in.sending_flits = 0;
-  if (in.fifo.empty() && !in.has_held) busy_in_.clear(i);
+void CrossbarNetwork::credits_and_held(uint64_t c) {
+  // In input order, as the accepted hooks go upstream. Only an input whose credits return can admit its
+  // held arrival: buffer space frees at no other time.
+  if (credit_min_ > c) return;
+  credit_min_ = kNever;
+  sending_.for_each([this, c](unsigned i) {
+    Input& in = in_[i];
+    if (in.busy_until > c) {
+      credit_min_ = std::min(credit_min_, in.busy_until);
+      return;
+    }
+    return_credits(i, c);
+    if (in.has_held && in.used_flits + in.held.flits <= p_.input_buffer_flits) admit_held(i, c);
+  });
 }
 
 void CrossbarNetwork::admit_held(unsigned i, uint64_t c) {
   Input& in = in_[i];
   Packet pk = in.held;
   in.has_held = false;
+  held_.clear(i);
   credit_stall_cycles_ += c - pk.arrival_cycle;
   pk.ready = c + 1;
   in.used_flits += pk.flits;
   total_buffered_ += pk.flits;
   in.fifo.push_back(pk);
+  if (in.fifo.size() == 1) {
+    queued_.set(i);
+    new_head(in);
+  }
   // Last: the upstream may send its next request from inside this call (re-entering arrive()).
   hooks_.accepted(i, *pk.t);
 }
 
 void CrossbarNetwork::deliver_due(uint64_t c) {
-  busy_out_.for_each([this, c](unsigned o) {
-    Output& out = out_[o];
-    if (out.blocked || out.usable_from > c || out.pipe.front().ready > c) return;
-    const Packet pk = out.pipe.front();
-    out.pipe.pop_front();
-    if (out.pipe.empty()) busy_out_.clear(o);
-    --in_flight_;
-    ++packets_;
-    flits_ += pk.flits;
-    bytes_ += pk.bytes;
-    latency_.add(c - pk.arrival_cycle);
-    if (!hooks_.deliver(o, *pk.t)) {
-      out_[o].blocked = true;
-      out_[o].blocked_since = c;
-    }
-    if (pk.t->has_mm()) pk.t->release();
+  // In output order, as the deliver hooks go downstream; at most one packet per output and cycle. The
+  // walk also recomputes deliver_min_ (an unblock() from inside a deliver hook lowers it as usual).
+  if (deliver_min_ > c) return;
+  deliver_min_ = kNever;
+  piped_.for_each([this, c](unsigned o) {
+    if (out_[o].deliver_at <= c) deliver(o, c);
+    if (piped_.test(o)) deliver_min_ = std::min(deliver_min_, out_[o].deliver_at);
   });
 }
 
+void CrossbarNetwork::deliver(unsigned o, uint64_t c) {
+  Output& out = out_[o];
+  const Packet pk = out.pipe.front();
+  out.pipe.pop_front();
+  if (out.pipe.empty())
+    piped_.clear(o);
+  else
+    new_front(out);
+  --in_flight_;
+  ++packets_;
+  flits_ += pk.flits;
+  bytes_ += pk.bytes;
+  latency_.add(c - pk.arrival_cycle);
+  if (!hooks_.deliver(o, *pk.t)) {
+    out.blocked = true;
+    out.blocked_since = c;
+    out.open_at = out.free_at = out.deliver_at = kNever;
+  }
+  if (pk.t->has_mm()) pk.t->release();
+}
+
 void CrossbarNetwork::allocate_switch(uint64_t c) {
-  requests_.clear();
-  busy_in_.for_each([this, c](unsigned i) {
-    const Input& in = in_[i];
-    if (in.fifo.empty() || in.busy_until > c) return;
-    const Packet& head = in.fifo.front();
-    const Output& out = out_[head.out];
-    if (head.ready > c || out.busy_until > c || out.blocked || out.usable_from > c) return;
-    requests_.push_back({i, head.out});
-  });
-  if (requests_.empty()) return;
-  arbiter_->allocate(requests_, grants_);
-  for (const SwitchRequest& g : grants_) {
-    Input& in = in_[g.input];
-    Output& out = out_[g.output];
-    Packet pk = in.fifo.front();
-    in.fifo.pop_front();
-    in.busy_until = c + pk.flits;
-    in.sending_flits = pk.flits;
-    out.busy_until = c + pk.flits;
-    *out.busy_cycles += pk.flits;
-    busy_cycles_ += pk.flits;
-    pk.ready = c + p_.latency + pk.flits - 1;
-    out.pipe.push_back(pk);
-    busy_out_.set(g.output);
+  // Requests in input order: the arbiter grants outputs in order of first request. Inputs still sending
+  // are left out by mask: after credits_and_held(c), sending_ holds exactly the inputs busy after c.
+  for_each_bit(
+      queued_.words(), [this](size_t w) { return queued_.word(w) & ~sending_.word(w); },
+      [this, c](unsigned i) {
+        const Input& in = in_[i];
+        if (in.compete_at <= c && out_[in.target].free_at <= c) arbiter_->request(i, in.target);
+      });
+  if (!arbiter_->has_requests()) return;
+  arbiter_->grant(grants_);
+  for (const SwitchRequest& g : grants_) grant(g.input, g.output, c);
+}
+
+void CrossbarNetwork::grant(unsigned i, unsigned o, uint64_t c) {
+  Input& in = in_[i];
+  Output& out = out_[o];
+  Packet pk = in.fifo.front();
+  in.fifo.pop_front();
+  in.busy_until = c + pk.flits;
+  in.sending_flits = pk.flits;
+  if (pk.flits) {
+    sending_.set(i);
+    credit_min_ = std::min(credit_min_, in.busy_until);
+  }
+  out.busy_until = c + pk.flits;
+  out.free_at = std::max(out.busy_until, out.open_at);
+  if (in.fifo.empty())
+    queued_.clear(i);
+  else
+    new_head(in);
+  *out.busy_cycles += pk.flits;
+  busy_cycles_ += pk.flits;
+  pk.ready = c + p_.latency + pk.flits - 1;
+  out.pipe.push_back(pk);
+  if (out.pipe.size() == 1) {
+    piped_.set(o);
+    new_front(out);
+    deliver_min_ = std::min(deliver_min_, out.deliver_at);
   }
 }
 
 uint64_t CrossbarNetwork::next_work(uint64_t c) {
-  uint64_t next = kNever;
-  auto consider = [&next](uint64_t at) { next = std::min(next, at); };
-  busy_out_.for_each([&](unsigned o) {
-    const Output& out = out_[o];
-    if (!out.blocked) consider(std::max(out.pipe.front().ready, out.usable_from));
-  });
-  busy_in_.for_each([&](unsigned i) {
-    const Input& in = in_[i];
-    if (!in.fifo.empty()) {
-      const Packet& head = in.fifo.front();
-      const Output& out = out_[head.out];
-      if (!out.blocked)  // else unblock() wakes
-        consider(std::max({head.ready, in.busy_until, out.busy_until, out.usable_from}));
-    }
-    if (in.has_held && in.sending_flits) consider(in.busy_until);
-  });
+  uint64_t next = earliest_work(c + 1);
+  if (next != kNever) next = std::max(next, c + 1);
   next_at_ = next;
   next_valid_ = true;
-  return next == kNever ? kNever : std::max(next, c + 1);
+  return next;
+}
+
+uint64_t CrossbarNetwork::earliest_work(uint64_t soonest) const {
+  // Nothing can happen before `soonest`, so the first port with work then ends the search: a busy
+  // network rarely looks past its first port or two.
+  uint64_t next = deliver_min_;
+  if (next <= soonest) return next;
+  for (size_t w = 0; w < queued_.words(); ++w)
+    for (uint64_t bits = queued_.word(w); bits; bits &= bits - 1) {
+      const Input& in = in_[w * 64 + unsigned(__builtin_ctzll(bits))];
+      next = std::min(next, std::max(in.compete_at, out_[in.target].free_at));
+      if (next <= soonest) return next;
+    }
+  // A held arrival waits for the credits of the packet being sent.
+  for (size_t w = 0; w < held_.words(); ++w)
+    for (uint64_t bits = held_.word(w) & sending_.word(w); bits; bits &= bits - 1)
+      next = std::min(next, in_[w * 64 + unsigned(__builtin_ctzll(bits))].busy_until);
+  return next;
 }
 
 }  // namespace gms

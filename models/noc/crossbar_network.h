@@ -7,22 +7,24 @@
 // its output for cycles w .. w+n-1 (its flits leave the input buffer, returning their credits, at w+n), and
 // it is handed downstream at cycle w + latency + n - 1 (its tail flit's arrival). Uncontended, that is
 // floor(t/P) + latency + n.
+//
+// Cost: a cycle walks bitsets of the ports with work (ActiveSet), never all ports, and stops looking for
+// the next cycle with work as soon as it finds the next cycle itself.
 #pragma once
 #include <tlm.h>
 
 #include <algorithm>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "models/common/clock.h"
-#include "models/common/ring_queue.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/noc/active_set.h"
 #include "models/noc/arbiter.h"
 #include "models/noc/noc_params.h"
+#include "models/noc/packet_queue.h"
 
 namespace gms {
 
@@ -30,20 +32,23 @@ class CrossbarNetwork {
  public:
   static constexpr uint64_t kNever = UINT64_MAX;
 
-  // What the owning module does at the network's edges.
-  struct Hooks {
+  // What the owning module does at the network's edges (virtual calls, not std::function: they are on
+  // the per-packet path).
+  class Hooks {
+   public:
     // Hand the payload to output `out`'s downstream. True: taken; false: the downstream withholds its END
     // phase and the output stays blocked until unblock(out).
-    std::function<bool(unsigned out, tlm::tlm_generic_payload&)> deliver;
+    virtual bool deliver(unsigned out, tlm::tlm_generic_payload& t) = 0;
     // A held arrival at input `in` found buffer space: send the END phase that was withheld.
-    std::function<void(unsigned in, tlm::tlm_generic_payload&)> accepted;
+    virtual void accepted(unsigned in, tlm::tlm_generic_payload& t) = 0;
     // The network has work at this cycle (the owner's event must fire then or earlier).
-    std::function<void(uint64_t cycle)> wake;
+    virtual void wake(uint64_t cycle) = 0;
+    virtual ~Hooks() = default;
   };
 
   // `name` is the statistics group under `parent` ("req" / "resp"); probes attach to `tf` when non-null.
   CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
-                  Hooks hooks, sc_core::sc_trace_file* tf, const std::string& block);
+                  Hooks& hooks, sc_core::sc_trace_file* tf, const std::string& block);
   CrossbarNetwork(const CrossbarNetwork&) = delete;
   CrossbarNetwork& operator=(const CrossbarNetwork&) = delete;
 
@@ -80,44 +85,75 @@ class CrossbarNetwork {
     uint64_t arrival_cycle = 0;  // cycle it reached the input (a held packet keeps it: stalls count)
     uint64_t ready = 0;          // input FIFO: first cycle it may compete; output pipe: cycle it is delivered
   };
+  // The fields a cycle tests are cached as single times (compete_at, deliver_at, free_at), so each test is
+  // one compare; they are updated where the state they summarise changes.
   struct Input {
-    RingQueue<Packet> fifo;
+    PacketQueue<Packet> fifo;
     uint32_t used_flits = 0;     // buffered, including the packet being sent
     uint32_t sending_flits = 0;  // flits of the packet being sent; their credits return at busy_until
     uint64_t busy_until = 0;     // first cycle the input can start another packet
+    uint64_t compete_at = 0;     // with a head: max(head.ready, busy_until)
+    uint32_t target = 0;         // with a head: head.out
     bool has_held = false;
     Packet held;
   };
   struct Output {
-    RingQueue<Packet> pipe;    // won, traversing the switch and link, in delivery order
+    PacketQueue<Packet> pipe;  // won, traversing the switch and link, in delivery order
     uint64_t busy_until = 0;   // first cycle the output can start another packet
     bool blocked = false;      // the downstream withholds END_REQ / END_RESP
     uint64_t usable_from = 0;  // unblocked during cycle u: usable from u+1, whatever the delta order
+    uint64_t open_at = 0;      // usable_from; kNever while blocked
+    uint64_t free_at = 0;      // first cycle it may be granted: max(busy_until, open_at)
+    uint64_t deliver_at = 0;   // with a pipe: max(pipe.front().ready, open_at)
     uint64_t blocked_since = 0;
     Counter* busy_cycles = nullptr;
   };
 
-  void return_credits(unsigned i, uint64_t c);
+  void credits_and_held(uint64_t c);
   void admit_held(unsigned i, uint64_t c);
   void deliver_due(uint64_t c);
+  void deliver(unsigned o, uint64_t c);
   void allocate_switch(uint64_t c);
+  void grant(unsigned i, unsigned o, uint64_t c);
   uint64_t next_work(uint64_t c);
+  uint64_t earliest_work(uint64_t soonest) const;
+  void return_credits(unsigned i, uint64_t c) {
+    Input& in = in_[i];
+    if (in.sending_flits == 0 || in.busy_until > c) return;
+    in.used_flits -= in.sending_flits;
+    total_buffered_ -= in.sending_flits;
+    in.sending_flits = 0;
+    sending_.clear(i);
+  }
+  // Refresh the cached times after the head / front or the port's own times changed.
+  static void new_head(Input& in) {
+    in.compete_at = std::max(in.fifo.front().ready, in.busy_until);
+    in.target = in.fifo.front().out;
+  }
+  static void new_front(Output& out) { out.deliver_at = std::max(out.pipe.front().ready, out.open_at); }
   uint64_t elapsed_cycles() const { return std::max<uint64_t>(1, Clock::now_ps() / clock_.period_ps()); }
 
   const NocParams& p_;
   const Clock& clock_;
-  Hooks hooks_;
+  Hooks& hooks_;
   std::unique_ptr<Arbiter> arbiter_;
   std::vector<Input> in_;
   std::vector<Output> out_;
-  ActiveSet busy_in_;                             // inputs with buffered, held or departing packets
-  ActiveSet busy_out_;                            // outputs with packets in their pipeline
-  std::vector<SwitchRequest> requests_, grants_;  // reused every cycle
+  // Ports with work, by kind: a cycle walks only the members of the sets it needs.
+  ActiveSet queued_;                   // inputs with buffered packets not yet granted
+  ActiveSet sending_;                  // inputs whose last packet's credits have not returned
+  ActiveSet held_;                     // inputs holding an arrival that did not fit
+  ActiveSet piped_;                    // outputs with packets in their pipeline
+  std::vector<SwitchRequest> grants_;  // reused every cycle
+  // Earliest deliver_at over outputs with a pipeline (exact), and a lower bound on the cycle the next
+  // credits return: a cycle before them skips that walk.
+  uint64_t deliver_min_ = kNever;
+  uint64_t credit_min_ = kNever;
   uint64_t in_flight_ = 0;
   uint32_t total_buffered_ = 0;
-  // The earliest cycle with work as next_work() last found it (before clamping to c + 1), kept up to date
-  // by arrive(); unblock() invalidates it. A cycle before it has nothing to do: step_if_due() skips it.
-  // (Credits that return in a skipped cycle return at the next step or arrival, as they would have.)
+  // The earliest cycle with work (next_work() stores at least c + 1: nothing earlier can be asked), kept
+  // up to date by arrive(); unblock() invalidates it. A cycle before it has nothing to do: step_if_due()
+  // skips it. (Credits that return in a skipped cycle return at the next step or arrival, as they would.)
   uint64_t next_at_ = kNever;
   bool next_valid_ = false;
 
@@ -125,7 +161,7 @@ class CrossbarNetwork {
   Counter& packets_;
   Counter& flits_;
   Counter& bytes_;
-  Counter& held_;
+  Counter& held_count_;
   Counter& credit_stall_cycles_;
   Counter& blocked_cycles_;
   Counter& busy_cycles_;

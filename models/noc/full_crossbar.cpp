@@ -27,26 +27,22 @@ FullCrossbar::FullCrossbar(sc_core::sc_module_name name, const NocParams& p, Rou
       functional_(stats_.counter("functional", "b_transport calls forwarded", "calls")),
       active_cycles_(stats_.counter("active_cycles",
                                     "NoC cycles in which the crossbar process ran (has work)", "cycles")),
-      req_("req", stats_, p_, clock_,
-           {[this](unsigned o, Payload& t) {
-              completing_ = &t;
-              const bool taken = down_ports_[o].send(t);
-              completing_ = nullptr;
-              return taken;
-            },
-            [this](unsigned i, Payload& t) { up_ports_[i].accept(t); }, [this](uint64_t c) { wake(c); }},
-           env.trace_file(basename()), basename()),
-      resp_("resp", stats_, p_, clock_,
-            {[this](unsigned o, Payload& t) {
-               ++responses_;
-               return up_ports_[o].respond(t);
-             },
-             [this](unsigned j, Payload& t) { down_ports_[j].release_response(t); },
-             [this](uint64_t c) { wake(c); }},
-            env.trace_file(basename()), basename()) {
-  SC_METHOD(run);
-  sensitive << wake_event_;
-  dont_initialize();
+      req_("req", stats_, p_, clock_, req_hooks_, env.trace_file(basename()), basename()),
+      resp_("resp", stats_, p_, clock_, resp_hooks_, env.trace_file(basename()), basename()) {
+  wake_event_.bind(
+      env.wake, [](void* o) { static_cast<FullCrossbar*>(o)->run(); }, this);
+}
+
+bool FullCrossbar::RequestHooks::deliver(unsigned out, Payload& t) {
+  x.completing_ = &t;
+  const bool taken = x.down_ports_[out].send(t);
+  x.completing_ = nullptr;
+  return taken;
+}
+
+bool FullCrossbar::ReplyHooks::deliver(unsigned out, Payload& t) {
+  ++x.responses_;
+  return x.up_ports_[out].respond(t);
 }
 
 void FullCrossbar::end_of_elaboration() {
@@ -137,7 +133,7 @@ void FullCrossbar::run() {
 void FullCrossbar::wake(uint64_t cycle) {
   if (cycle >= scheduled_) return;
   scheduled_ = cycle;
-  wake_event_.notify(clock_.until(cycle));
+  wake_event_.notify_at_ps(clock_.edge_ps(cycle));
 }
 
 }  // namespace gms

@@ -1,7 +1,8 @@
 // Full crossbar (paper 004 section 3.1): every L1 has a port into a request network that reaches every
 // LLC slice in one hop, and every slice a port into a separate reply network back to every L1. Each
 // network is a CrossbarNetwork (input buffers with credits, per-port flit serialization, round-robin
-// switch allocation, `latency` pipeline cycles). One SC_METHOD runs both, only in cycles with work.
+// switch allocation, `latency` pipeline cycles). One run method (woken through the
+// shared WakeScheduler) runs both, only in cycles with work.
 #pragma once
 #include <systemc>
 
@@ -19,7 +20,6 @@ namespace gms {
 
 class FullCrossbar : public Interconnect {
  public:
-  SC_HAS_PROCESS(FullCrossbar);
   FullCrossbar(sc_core::sc_module_name name, const NocParams& p, RouteFn route, const BlockEnv& env);
 
   const NocParams& params() const { return p_; }
@@ -43,6 +43,22 @@ class FullCrossbar : public Interconnect {
   void push_return_port(Payload& t, unsigned port);
   unsigned pop_return_port(Payload& t);
 
+  // The networks' hooks: where a request / a reply goes at the crossbar's edges.
+  struct RequestHooks final : CrossbarNetwork::Hooks {
+    explicit RequestHooks(FullCrossbar& x) : x(x) {}
+    bool deliver(unsigned out, Payload& t) override;
+    void accepted(unsigned in, Payload& t) override { x.up_ports_[in].accept(t); }
+    void wake(uint64_t cycle) override { x.wake(cycle); }
+    FullCrossbar& x;
+  };
+  struct ReplyHooks final : CrossbarNetwork::Hooks {
+    explicit ReplyHooks(FullCrossbar& x) : x(x) {}
+    bool deliver(unsigned out, Payload& t) override;
+    void accepted(unsigned in, Payload& t) override { x.down_ports_[in].release_response(t); }
+    void wake(uint64_t cycle) override { x.wake(cycle); }
+    FullCrossbar& x;
+  };
+
   const NocParams p_;
   Clock clock_;
   StatGroup stats_;
@@ -50,11 +66,13 @@ class FullCrossbar : public Interconnect {
   Counter& responses_;
   Counter& functional_;
   Counter& active_cycles_;
+  RequestHooks req_hooks_{*this};
+  ReplyHooks resp_hooks_{*this};
   CrossbarNetwork req_, resp_;
   std::vector<AtTargetPort> up_ports_;
   std::vector<AtInitiatorPort> down_ports_;
   std::vector<std::pair<Payload*, uint16_t>> foreign_;  // return ports of payloads without a MemReq
-  sc_core::sc_event wake_event_;
+  Wakeup wake_event_;
   uint64_t scheduled_ = CrossbarNetwork::kNever;  // earliest cycle the event is notified for
   const Payload* completing_ = nullptr;           // a request whose target may complete it at once
 };

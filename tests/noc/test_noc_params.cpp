@@ -119,6 +119,29 @@ TEST(NocArbiter, RoundRobinInputRequestingTwoOutputsIsGrantedOnce) {
   EXPECT_EQ(grants[1].output, 1u);
 }
 
+TEST(NocArbiter, RoundRobinOverMoreThan64Inputs) {
+  // Request masks span several 64-bit words: the pointer search crosses words and wraps around.
+  gms::RoundRobinArbiter a;
+  a.resize(130, 2);
+  std::vector<gms::SwitchRequest> grants;
+  std::vector<unsigned> winners;
+  const std::vector<gms::SwitchRequest> req = {{5, 0}, {70, 0}, {129, 0}};
+  for (int k = 0; k < 4; ++k) {
+    a.allocate(req, grants);
+    ASSERT_EQ(grants.size(), 1u);
+    winners.push_back(grants[0].input);
+  }
+  EXPECT_EQ(winners, (std::vector<unsigned>{5, 70, 129, 5}));
+  // Input 100 asks for both outputs: output 1 (first seen) takes it; output 0, whose next in line it was,
+  // wraps around to input 5.
+  a.allocate({{100, 1}, {100, 0}, {5, 0}}, grants);
+  ASSERT_EQ(grants.size(), 2u);
+  EXPECT_EQ(grants[0].input, 100u);
+  EXPECT_EQ(grants[0].output, 1u);
+  EXPECT_EQ(grants[1].input, 5u);
+  EXPECT_EQ(grants[1].output, 0u);
+}
+
 TEST(NocParams, PresetsParse) {
   for (const char* preset : {"fermi.yaml", "tiny.yaml"}) {
     auto root = ConfigNode::load_file(std::string(GMS_SOURCE_DIR) + "/configs/" + preset);
