@@ -38,7 +38,7 @@ CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, con
 void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
   in_.assign(inputs, Input{});
   out_.assign(outputs, Output{});
-  for (Input& in : in_) in.fifo = PacketQueue<Packet>(p_.input_buffer_flits);  // a packet is >= 1 flit
+  for (Input& in : in_) in.fifo = RingQueue<Packet>(p_.input_buffer_flits);  // a packet is >= 1 flit
   for (unsigned o = 0; o < outputs; ++o) {
     const std::string n = "out" + std::to_string(o);
     out_[o].busy_cycles =

@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "models/common/clock.h"
+#include "models/common/ring_queue.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/noc/active_set.h"
 #include "models/noc/arbiter.h"
 #include "models/noc/noc_params.h"
-#include "models/noc/packet_queue.h"
 
 namespace gms {
 
@@ -88,7 +88,7 @@ class CrossbarNetwork {
   // The fields a cycle tests are cached as single times (compete_at, deliver_at, free_at), so each test is
   // one compare; they are updated where the state they summarise changes.
   struct Input {
-    PacketQueue<Packet> fifo;
+    RingQueue<Packet> fifo;
     uint32_t used_flits = 0;     // buffered, including the packet being sent
     uint32_t sending_flits = 0;  // flits of the packet being sent; their credits return at busy_until
     uint64_t busy_until = 0;     // first cycle the input can start another packet
@@ -98,7 +98,7 @@ class CrossbarNetwork {
     Packet held;
   };
   struct Output {
-    PacketQueue<Packet> pipe;  // won, traversing the switch and link, in delivery order
+    RingQueue<Packet> pipe;    // won, traversing the switch and link, in delivery order
     uint64_t busy_until = 0;   // first cycle the output can start another packet
     bool blocked = false;      // the downstream withholds END_REQ / END_RESP
     uint64_t usable_from = 0;  // unblocked during cycle u: usable from u+1, whatever the delta order
