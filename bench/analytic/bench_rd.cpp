@@ -1,7 +1,11 @@
 // Throughput of the reuse-distance model: line requests (and thread accesses) per second on a
-// 10-million-line-request workload, and peak memory. Single-threaded. Usage: bench_rd [line_requests]
+// 10-million-line-request workload, and peak memory. Single-threaded. Usage: bench_rd [line_requests [only]]
+// (only = 1..7 runs just that line, in this process: for callgrind). Otherwise each line runs in a child
+// process so that its peak resident memory is its own, not the largest so far.
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -71,7 +75,9 @@ class BenchWorkload : public Workload {
   bool done_ = false;
 };
 
-void bench(const char* label, const RdParams& p, uint64_t n, uint32_t lanes, uint64_t cold = 1 << 20) {
+int g_line = 0, g_only = 0;  // this line's number, the one line to run (0: all, each in a child)
+
+void run_line(const char* label, const RdParams& p, uint64_t n, uint32_t lanes, uint64_t cold) {
   BenchWorkload w(n, lanes, cold);
   timespec c0{}, c1{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
@@ -85,6 +91,22 @@ void bench(const char* label, const RdParams& p, uint64_t n, uint32_t lanes, uin
       "  maxrss %.0f MiB\n",
       label, double(r.total.loads) / cpu / 1e6, double(r.total.thread_accesses) / cpu / 1e6, r.seconds, cpu,
       100 * r.total.miss_rate(), double(ru.ru_maxrss) / 1024.0);
+  std::fflush(stdout);
+}
+
+void bench(const char* label, const RdParams& p, uint64_t n, uint32_t lanes, uint64_t cold = 1 << 20) {
+  ++g_line;
+  if (g_only) {
+    if (g_only == g_line) run_line(label, p, n, lanes, cold);
+    return;
+  }
+  const pid_t pid = fork();
+  if (pid == 0) {
+    run_line(label, p, n, lanes, cold);
+    std::_Exit(0);
+  }
+  int status = 0;
+  if (pid > 0) waitpid(pid, &status, 0);
 }
 
 }  // namespace
@@ -96,10 +118,12 @@ int sc_main(int, char**) {
 
 int main(int argc, char** argv) {
   const uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 10000000ull;
+  g_only = argc > 2 ? std::atoi(argv[2]) : 0;
   std::printf(
       "bench_rd: %llu line requests, 15 cores (unless said), 16 KB 4-way Fermi-hash L1, 75 %% of the\n"
       "loads on 2048 hot lines, the rest on 1M cold lines (unless said)\n",
       (unsigned long long)n);
+  std::fflush(stdout);
   RdParams fermi;  // defaults: 16 KB, 4 ways, Fermi hash, 64 MSHRs, 6 per warp, lambda 100, sigma 5
   fermi.cores = 15;
   bench("full model, 1 lane/inst", fermi, n, 1);

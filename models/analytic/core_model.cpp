@@ -29,14 +29,22 @@ void CoreModel::launch(std::unique_ptr<CtaWork> cta) {
   }
 }
 
+namespace {
+// Active lanes (portable code: no popcnt instruction assumed, no libgcc call).
+inline uint32_t lanes(uint32_t m) {
+  m = m - ((m >> 1) & 0x55555555u);
+  m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+  return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+}  // namespace
+
 bool CoreModel::fetch(Warp& w) {
-  WarpInst inst;
+  WarpInst& inst = w.inst;
   while (w.stream->next(inst)) {
     ++counts_.instructions;
-    counts_.thread_accesses += uint64_t(__builtin_popcount(inst.active_mask));
-    const auto& ls = coalesce_.lines(inst);
-    if (ls.empty()) continue;
-    w.lines.assign(ls.begin(), ls.end());
+    counts_.thread_accesses += lanes(inst.active_mask);
+    coalesce_.lines(inst, w.lines);  // into the warp's own buffer, reused
+    if (w.lines.empty()) continue;
     w.next = 0;
     w.store = inst.kind != MemKind::Load;
     w.max_latency = 0;
@@ -58,16 +66,11 @@ void CoreModel::retire(Warp& w) {
 
 uint32_t CoreModel::step() {
   finished_now_ = 0;
-  auto admit = [this] {
-    while (!delayed_.empty() && delayed_.top().time <= t_) {
-      ready_.push_back(delayed_.top().warp);
-      delayed_.pop();
-    }
-  };
+  auto admit = [this] { delayed_.drain_before(t_ + 1, [this](uint32_t w) { ready_.push_back(w); }); };
   admit();
   if (ready_.empty()) {
     if (delayed_.empty()) return 0;
-    t_ = delayed_.top().time;  // nothing to issue until a warp returns
+    t_ = delayed_.min_time();  // nothing to issue until a warp returns
     admit();
   }
   const uint32_t wi = ready_.front();
@@ -77,7 +80,8 @@ uint32_t CoreModel::step() {
     retire(w);
     return finished_now_;
   }
-  while (w.next < w.lines.size()) {
+  const uint32_t n = uint32_t(w.lines.size());  // issue() leaves the warp's lines alone
+  while (w.next < n) {
     Issue r = issue(wi, w.lines[w.next], t_);
     ++t_;
     if (r == Issue::PutBack) {
@@ -86,59 +90,63 @@ uint32_t CoreModel::step() {
     }
     ++w.next;
   }
-  const uint64_t delay = p_.divergence ? uint64_t(std::ceil(p_.divergence_factor * w.max_latency)) : 0;
+  const uint64_t delay = !p_.divergence ? 0
+                         : p_.divergence_factor == 1.0
+                             ? w.max_latency  // ceil(1.0 * n) = n
+                             : uint64_t(std::ceil(p_.divergence_factor * w.max_latency));
   if (delay == 0)
     ready_.push_back(wi);
   else
-    delayed_.push({t_ - 1 + delay, delay_seq_++, wi});
+    delayed_.push(t_ - 1 + delay, wi);
   return finished_now_;
 }
 
-void CoreModel::apply_effects_before(uint64_t t) {
-  while (effects_.due_before(t)) {
-    const Effect e = effects_.top();
-    effects_.pop();
-    LineState& st = stacks_.state(e.slot);
-    if (e.seq < st.evict_seq) continue;  // a later store removed the line
-    stacks_.touch(e.slot);
-    stacks_.state(e.slot).last_effect = e.time;
-  }
+void CoreModel::apply_effect(const Effect& e) {
+  if (e.release) release_mshr(e.slot, e.time);
+  if (e.seq < stacks_.state(e.slot).evict_seq) return;  // a later store removed the line
+  stacks_.touch(e.slot);
+  stacks_.state(e.slot).last_effect = e.time;
 }
 
-void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot) {
-  // Due now and nothing else due by now: it would be the next one applied anyway.
-  if (time == seq && (effects_.empty() || effects_.top().time > time)) {
+void CoreModel::apply_effects_before(uint64_t t) {
+  effects_.drain_before(t, [this](const Effect& e) { apply_effect(e); });
+}
+
+void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release) {
+  // Due now (the effects before now are applied) and nothing else due now: it would be the next one
+  // applied anyway (before the next lookup), so apply it at once, unless it also frees an MSHR.
+  if (time == seq && !release && !effects_.any_at_base()) {
     stacks_.touch(slot);
     stacks_.state(slot).last_effect = time;
     return;
   }
-  effects_.push({time, seq, slot});
+  effects_.push(time, {time, seq, slot, release});
 }
 
-void CoreModel::release_mshrs(uint64_t t) {
-  while (!releases_.empty() && releases_.top().time <= t) {
-    const MshrRelease r = releases_.top();
-    releases_.pop();
-    LineState& st = stacks_.state(r.slot);
-    if (st.fill_time != r.time) continue;
-    st.fill_time = kNever;
-    --mshr_used_;
-    --warps_[st.mshr_warp].mshr;
-  }
+// A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
+// at the lookups of that very stamp (release_mshrs), or with the effect when no request took that stamp.
+void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
+  LineState& st = stacks_.state(slot);
+  if (st.fill_time != fill_time) return;
+  st.fill_time = kNever;
+  --mshr_used_;
+  --warps_[st.mshr_warp].mshr;
+}
+
+// The effects before the current stamp are applied, so the queue's earliest bucket is the current stamp's.
+void CoreModel::release_mshrs_now() {
+  effects_.visit_base([this](Effect& e) {
+    if (!e.release) return;
+    release_mshr(e.slot, e.time);
+    e.release = false;
+  });
 }
 
 CoreModel::Issue CoreModel::issue(uint32_t wi, uint64_t line, uint64_t t) {
   apply_effects_before(t);
   Warp& w = warps_[wi];
-  RdAccess a;
-  a.time = t;
-  a.core = id_;
-  a.cta = w.cta_id;
-  a.warp = w.index;
-  a.line = line;
-  a.store = w.store;
-  if (!w.store) return load(wi, w, stacks_.slot(line), t, a);
-  release_mshrs(t);
+  if (!w.store) return load(wi, w, line, t);
+  release_mshrs_now();
   ++counts_.stores;
   if (p_.stores_evict) {
     uint32_t s = stacks_.find(line);
@@ -147,68 +155,82 @@ CoreModel::Issue CoreModel::issue(uint32_t wi, uint64_t line, uint64_t t) {
       stacks_.state(s).evict_seq = t + 1;  // effects issued up to now are void (no fill of stale data)
     }
   }
-  a.outcome = RdOutcome::Store;
-  a.mshr_before = a.mshr_after = mshr_used_;
-  if (obs_ && *obs_) (*obs_)(a);
+  if (obs_) report(w, line, t, RdOutcome::Store, StackLookup{}, 0, kNever, mshr_used_);
   return Issue::Done;
 }
 
-CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint32_t s, uint64_t t, RdAccess& a) {
-  const bool arrived = stacks_.state(s).fill_time == t;  // its fill lands in this very stamp
-  release_mshrs(t);
-  LineState& st = stacks_.state(s);
-  a.mshr_before = mshr_used_;
-  const StackLookup d = arrived ? StackLookup{0, 0} : stacks_.lookup(s);
+// The observer's view of a request (only built when there is an observer).
+void CoreModel::report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outcome, const StackLookup& d,
+                       uint32_t latency, uint64_t effect_at, uint32_t mshr_before) const {
+  RdAccess a;
+  a.time = t;
+  a.core = id_;
+  a.cta = w.cta_id;
+  a.warp = w.index;
+  a.line = line;
+  a.store = w.store;
   a.set_distance = d.set_distance;
   a.global_distance = d.global_distance;
+  a.outcome = outcome;
+  a.latency = latency;
+  a.effect_at = effect_at;
+  a.mshr_before = mshr_before;
+  a.mshr_after = mshr_used_;
+  (*obs_)(a);
+}
+
+CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t) {
+  const uint32_t s = stacks_.slot(line);
+  const bool arrived = stacks_.state(s).fill_time == t;  // its fill lands in this very stamp
+  release_mshrs_now();
+  LineState& st = stacks_.state(s);
+  const uint32_t mshr_before = mshr_used_;
+  const StackLookup d = arrived ? StackLookup{0, 0} : stacks_.lookup(s);
+  RdOutcome outcome;
+  uint32_t latency;
+  uint64_t effect_at;
+  bool allocated = false;  // a new MSHR entry
   if (d.set_distance != kInfDistance && d.set_distance < ways_) {
-    a.outcome = RdOutcome::Hit;
-    a.latency = p_.hit_latency;
-    a.effect_at = t + p_.hit_latency;
+    outcome = RdOutcome::Hit;
+    latency = p_.hit_latency;
+    effect_at = t + p_.hit_latency;
   } else if (st.fill_time != kNever) {  // in flight: a latency miss merges into its MSHR
-    a.outcome = RdOutcome::Latency;
-    a.effect_at = p_.clip ? st.fill_time : t + latency_.miss();
-    a.latency = uint32_t(a.effect_at - t);
+    outcome = RdOutcome::Latency;
+    effect_at = p_.clip ? st.fill_time : t + latency_.miss();
+    latency = uint32_t(effect_at - t);
   } else {
     if ((p_.mshr_entries && mshr_used_ >= p_.mshr_entries) ||
         (p_.mshr_per_warp && w.mshr >= p_.mshr_per_warp)) {
       ++counts_.cancelled;
       if (w.first_try == kNever) w.first_try = t;
-      a.outcome = RdOutcome::Cancelled;
-      a.mshr_after = mshr_used_;
-      if (obs_ && *obs_) (*obs_)(a);
+      if (obs_) report(w, line, t, RdOutcome::Cancelled, d, 0, kNever, mshr_before);
       return Issue::PutBack;
     }
-    a.outcome = classify_miss(st, d, lines_, w.first_try);
-    a.latency = latency_.miss();
-    a.effect_at = t + a.latency;
-    st.fill_time = a.effect_at;
+    outcome = classify_miss(st, d, lines_, w.first_try);
+    latency = latency_.miss();
+    effect_at = t + latency;
+    st.fill_time = effect_at;
     st.mshr_warp = wi;
     ++mshr_used_;
     ++w.mshr;
-    releases_.push({a.effect_at, s});
+    allocated = true;
   }
   st.seen = true;
   w.first_try = kNever;
-  w.max_latency = std::max(w.max_latency, a.latency);
-  counts_.record(a.outcome, d.set_distance);
-  a.mshr_after = mshr_used_;
-  schedule_effect(a.effect_at, t, s);
-  if (obs_ && *obs_) (*obs_)(a);
+  w.max_latency = std::max(w.max_latency, latency);
+  counts_.record(outcome, d.set_distance);
+  schedule_effect(effect_at, t, s, allocated);
+  if (obs_) report(w, line, t, outcome, d, latency, effect_at, mshr_before);
   return Issue::Done;
 }
 
 void CoreModel::end_kernel(bool flush) {
-  apply_effects_before(kNever);
-  while (!releases_.empty()) {
-    stacks_.state(releases_.top().slot).fill_time = kNever;
-    releases_.pop();
-  }
+  effects_.drain_all([this](const Effect& e) { apply_effect(e); });
   if (flush) stacks_.clear();
   warps_.clear();
   cta_left_.clear();
   ready_.clear();
-  delayed_ = {};
+  delayed_.clear();
   mshr_used_ = resident_ = 0;
 }
 

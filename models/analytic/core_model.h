@@ -8,17 +8,17 @@
 // queue and is retried there. A finished warp takes no time stamp.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <queue>
 #include <vector>
 
 #include "models/analytic/rd_classify.h"
 #include "models/analytic/rd_params.h"
 #include "models/analytic/rd_timing.h"
 #include "models/analytic/set_stacks.h"
+#include "models/analytic/time_buckets.h"
 #include "models/analytic/warp_lines.h"
+#include "models/common/ring_queue.h"
 #include "models/sm/workload.h"
 
 namespace gms {
@@ -41,7 +41,8 @@ using RdAccessObserver = std::function<void(const RdAccess&)>;
 class CoreModel {
  public:
   CoreModel(const RdParams& p, uint32_t id);
-  void set_observer(const RdAccessObserver* obs) { obs_ = obs; }
+  void set_observer(const RdAccessObserver* obs) { obs_ = obs && *obs ? obs : nullptr; }
+  bool observed() const { return obs_ != nullptr; }
 
   uint32_t resident_ctas() const { return resident_; }
   bool busy() const { return resident_ > 0; }
@@ -50,6 +51,16 @@ class CoreModel {
   // One scheduling step (one warp instruction, a put-back, a finished warp or a jump over idle time);
   // returns the number of CTAs that finished in it.
   uint32_t step();
+  // Steps until a step finishes CTAs; returns how many (0: the core went idle) with `key` = the core's
+  // time when that step began. Cores interact only through CTA hand-out, so without an observer each core
+  // runs alone up to its next CTA completion instead of taking turns step by step.
+  uint32_t run_to_cta_end(uint64_t& key) {
+    while (busy()) {
+      key = t_;
+      if (const uint32_t done = step()) return done;
+    }
+    return 0;
+  }
   // Kernel boundary: applies the effects still pending; flush = cold cache for the next kernel.
   void end_kernel(bool flush);
   RdCounts take_counts();
@@ -58,6 +69,7 @@ class CoreModel {
  private:
   struct Warp {
     std::unique_ptr<WarpStream> stream;
+    WarpInst inst;  // its stream's instruction buffer, reused as the SystemC SM does
     uint32_t cta_slot = 0, cta_id = 0, index = 0;
     uint32_t mshr = 0;            // MSHR entries it holds
     std::vector<uint64_t> lines;  // line requests of the current instruction
@@ -70,18 +82,21 @@ class CoreModel {
 
   bool fetch(Warp& w);
   Issue issue(uint32_t wi, uint64_t line, uint64_t t);
-  Issue load(uint32_t wi, Warp& w, uint32_t slot, uint64_t t, RdAccess& a);
+  Issue load(uint32_t wi, Warp& w, uint64_t line, uint64_t t);
+  void report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outcome, const StackLookup& d,
+              uint32_t latency, uint64_t effect_at, uint32_t mshr_before) const;
+  void apply_effect(const Effect& e);
   void apply_effects_before(uint64_t t);
-  void release_mshrs(uint64_t t);
-  void schedule_effect(uint64_t time, uint64_t seq, uint32_t slot);
+  void release_mshr(uint32_t slot, uint64_t fill_time);
+  void release_mshrs_now();
+  void schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release);
   void retire(Warp& w);
 
   RdParams p_;
   uint32_t id_;
   uint32_t ways_, lines_;
   SetStacks stacks_;
-  EffectQueue effects_;
-  MshrReleaseQueue releases_;
+  TimeBuckets<Effect> effects_;  // by effect time, then issue order; misses' carry their MSHR release
   LatencySampler latency_;
   WarpLines coalesce_;
   RdCounts counts_;
@@ -89,14 +104,8 @@ class CoreModel {
 
   std::vector<Warp> warps_;         // this kernel's warps on the core, in launch order
   std::vector<uint32_t> cta_left_;  // warps not finished, per CTA slot
-  std::deque<uint32_t> ready_;      // the FIFO warp queue
-  struct Delayed {
-    uint64_t time, seq;
-    uint32_t warp;
-    bool operator>(const Delayed& o) const { return time != o.time ? time > o.time : seq > o.seq; }
-  };
-  std::priority_queue<Delayed, std::vector<Delayed>, std::greater<Delayed>> delayed_;
-  uint64_t delay_seq_ = 0;
+  RingQueue<uint32_t> ready_{64};   // the FIFO warp queue (paper 003 sec. 4.5)
+  TimeBuckets<uint32_t> delayed_;   // warps waiting out their latency, by return time then in order
   uint32_t resident_ = 0, finished_now_ = 0;
   uint32_t mshr_used_ = 0;
   uint64_t t_ = 0;

@@ -18,6 +18,36 @@ uint32_t ctas_per_core(const KernelInfo& k, const RdParams& p) {
   return uint32_t(n);
 }
 
+namespace {
+
+// The step-by-step loop below hands out CTAs in the order of the steps that finish them, (time, core).
+// Only those steps matter to other cores, so each core runs alone to its next CTA completion, and the
+// completions are taken in that same order: the same CTAs go to the same cores, far fewer heap operations.
+// (With an observer the step-by-step loop keeps the accesses in global time order.)
+template <class Next>
+void run_to_completions(std::vector<std::unique_ptr<CoreModel>>& cores, Next& next) {
+  struct Done {
+    uint64_t time;
+    uint32_t core, ctas;
+    bool operator>(const Done& o) const { return time != o.time ? time > o.time : core > o.core; }
+  };
+  std::priority_queue<Done, std::vector<Done>, std::greater<Done>> order;
+  auto advance = [&](uint32_t i) {
+    uint64_t key = 0;
+    if (const uint32_t d = cores[i]->run_to_cta_end(key)) order.push({key, i, d});
+  };
+  for (uint32_t i = 0; i < cores.size(); ++i) advance(i);
+  while (!order.empty()) {
+    const Done d = order.top();
+    order.pop();
+    for (uint32_t k = d.ctas; k; --k)
+      if (auto cta = next()) cores[d.core]->launch(std::move(cta));
+    advance(d.core);
+  }
+}
+
+}  // namespace
+
 void run_kernel(KernelSource& kernel, const RdParams& p, std::vector<std::unique_ptr<CoreModel>>& cores) {
   const KernelInfo& info = kernel.info();
   const uint32_t limit = ctas_per_core(info, p);
@@ -47,6 +77,7 @@ void run_kernel(KernelSource& kernel, const RdParams& p, std::vector<std::unique
     }
   }
   // Then in time-stamp order over the cores: a finished CTA's core takes the next one.
+  if (!cores.empty() && !cores[0]->observed()) return run_to_completions(cores, next);
   using Entry = std::pair<uint64_t, uint32_t>;  // (time, core)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> order;
   for (uint32_t i = 0; i < cores.size(); ++i)

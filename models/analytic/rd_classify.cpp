@@ -35,42 +35,6 @@ RdOutcome classify_miss(const LineState& st, const StackLookup& d, uint32_t cach
   return RdOutcome::Associativity;
 }
 
-void RdCounts::record(RdOutcome o, uint32_t dist) {
-  ++loads;
-  switch (o) {
-    case RdOutcome::Hit:
-      ++hits;
-      break;
-    case RdOutcome::Compulsory:
-      ++compulsory;
-      break;
-    case RdOutcome::Capacity:
-      ++capacity;
-      break;
-    case RdOutcome::Associativity:
-      ++associativity;
-      break;
-    case RdOutcome::Mshr:
-      ++mshr;
-      break;
-    case RdOutcome::Latency:
-      ++latency;
-      break;
-    case RdOutcome::WriteEvict:
-      ++write_evict;
-      break;
-    default:
-      --loads;
-      return;
-  }
-  if (dist == kInfDistance) {
-    ++histogram_inf;
-    return;
-  }
-  if (dist >= histogram.size()) histogram.resize(size_t(dist) + 1, 0);
-  ++histogram[dist];
-}
-
 void RdCounts::add(const RdCounts& o) {
   instructions += o.instructions;
   thread_accesses += o.thread_accesses;

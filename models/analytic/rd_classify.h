@@ -46,4 +46,40 @@ struct RdCounts {
   void add(const RdCounts& o);
 };
 
+inline void RdCounts::record(RdOutcome o, uint32_t dist) {
+  ++loads;
+  switch (o) {
+    case RdOutcome::Hit:
+      ++hits;
+      break;
+    case RdOutcome::Compulsory:
+      ++compulsory;
+      break;
+    case RdOutcome::Capacity:
+      ++capacity;
+      break;
+    case RdOutcome::Associativity:
+      ++associativity;
+      break;
+    case RdOutcome::Mshr:
+      ++mshr;
+      break;
+    case RdOutcome::Latency:
+      ++latency;
+      break;
+    case RdOutcome::WriteEvict:
+      ++write_evict;
+      break;
+    default:
+      --loads;
+      return;
+  }
+  if (dist == kInfDistance) {
+    ++histogram_inf;
+    return;
+  }
+  if (dist >= histogram.size()) histogram.resize(size_t(dist) + 1, 0);
+  ++histogram[dist];
+}
+
 }  // namespace gms

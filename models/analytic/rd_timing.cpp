@@ -22,7 +22,17 @@ uint32_t LatencySampler::miss() {
     spare_ = r * std::sin(a);
     has_spare_ = true;
   }
-  return lambda_min_ + uint32_t(std::fabs(std::round(z * sigma_)));
+  // |round(x)|, rounding halves away from zero as std::round does, without the libm call: x - trunc(x)
+  // is exact for |x| < 2^52 (always so with |z| < 38 and sigma <= 1e6).
+  const double x = z * sigma_;
+  if (!(std::fabs(x) < 0x1p52)) return lambda_min_ + uint32_t(std::fabs(std::round(x)));
+  int64_t r = int64_t(x);
+  const double frac = x - double(r);
+  if (frac >= 0.5)
+    ++r;
+  else if (frac <= -0.5)
+    --r;
+  return lambda_min_ + uint32_t(r < 0 ? -r : r);
 }
 
 }  // namespace gms

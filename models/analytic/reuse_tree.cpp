@@ -16,13 +16,15 @@ void ReuseTree::clear() {
 }
 
 void ReuseTree::rebuild(uint32_t live, size_t cap) {
-  bit_.assign(cap + 1, 0);
+  bit_.resize(cap + 1);
   owner_.resize(cap + 1);
   std::fill(owner_.begin() + live + 1, owner_.end(), kNoOwner);
-  for (uint32_t p = 1; p <= live; ++p) bit_[p] = 1;
-  for (size_t i = 1; i <= cap; ++i) {  // linear-time Fenwick construction
-    size_t j = i + (i & (0 - i));
-    if (j <= cap) bit_[j] += bit_[i];
+  // Positions 1..live hold one each: node i covers (i - lowbit(i), i], so it holds the live positions
+  // there, in closed form (one write per node).
+  bit_[0] = 0;
+  for (size_t i = 1; i <= cap; ++i) {
+    const size_t low = i & (0 - i), first = i - low;  // covers (first, i]
+    bit_[i] = i <= live ? int32_t(low) : live > first ? int32_t(live - first) : 0;
   }
   next_ = live + 1;
   live_ = live;

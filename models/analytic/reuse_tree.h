@@ -26,6 +26,30 @@ class ReuseTree {
     ++live_;
     return p;
   }
+  // erase(pos) then push(owner), fused: the two Fenwick paths cancel above the node where they meet.
+  template <class Relabel>
+  uint32_t repush(uint32_t pos, uint32_t owner, Relabel&& relabel) {
+    if (next_ >= bit_.size()) {
+      erase(pos);
+      return push(owner, relabel);
+    }
+    const uint32_t p = next_++;
+    owner_[pos] = kNoOwner;
+    owner_[p] = owner;
+    const uint32_t n = uint32_t(bit_.size());
+    for (uint32_t a = pos, b = p; a != b;) {  // a loses the element, b gains it
+      if (a < b) {
+        if (a >= n) break;
+        bit_[a] -= 1;
+        a += a & (0u - a);
+      } else {
+        if (b >= n) break;
+        bit_[b] += 1;
+        b += b & (0u - b);
+      }
+    }
+    return p;
+  }
   void erase(uint32_t pos) {
     add(pos, -1);
     owner_[pos] = kNoOwner;

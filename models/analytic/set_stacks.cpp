@@ -4,9 +4,6 @@ namespace gms {
 
 SetStacks::SetStacks(const SetIndexer& idx, uint32_t ways, bool exact_global)
     : idx_(idx), ways_(ways), holes_(idx.sets()), global_(1024), sets_(idx.sets(), ReuseTree(64)) {
-  table_.assign(1024, Bucket());
-  mask_ = 1023;
-  shift_ = 64 - 10;
   single_ = idx.sets() == 1;
   exact_ = exact_global && !single_;
   capacity_ = ways * idx.sets();
@@ -54,8 +51,18 @@ void SetStacks::shadow_touch(uint32_t s) {
       nodes_[x.next].prev = x.prev;
     else
       sh_tail_ = x.prev;
+  } else if (sh_used_ == capacity_) {  // the LRU line leaves; its node, unlinked, takes this one
+    n = sh_tail_;
+    Node& x = nodes_[n];
+    states_[x.owner].sh_node = kNil;
+    sh_tail_ = x.prev;
+    if (sh_tail_ != kNil)
+      nodes_[sh_tail_].next = kNil;
+    else
+      sh_head_ = kNil;
+    x.owner = s;
+    states_[s].sh_node = n;
   } else {
-    if (sh_used_ == capacity_) shadow_unlink(nodes_[sh_tail_].owner);  // evict the LRU line
     n = sh_used_++;
     nodes_[n].owner = s;
     states_[s].sh_node = n;
@@ -68,44 +75,9 @@ void SetStacks::shadow_touch(uint32_t s) {
   if (sh_tail_ == kNil) sh_tail_ = n;
 }
 
-uint32_t SetStacks::probe(uint64_t line) const {
-  uint64_t key = line + 1, i = ((line >> 4) * 0x9e3779b97f4a7c15ULL) >> shift_;
-  while (table_[i].key && table_[i].key != key) i = (i + 1) & mask_;
-  return uint32_t(i);
-}
-
-uint32_t SetStacks::find(uint64_t line) const {
-  uint32_t i = probe(line);
-  return table_[i].key ? table_[i].slot : kNoSlot;
-}
-
-uint32_t SetStacks::slot(uint64_t line) {
-  uint32_t i = probe(line);
-  if (table_[i].key) return table_[i].slot;
-  if (2 * (states_.size() + 1) > table_.size()) {
-    grow();
-    i = probe(line);
-  }
-  table_[i] = {line + 1, uint32_t(states_.size())};
-  LineState st;
-  st.line = line;
-  st.set = idx_.set_of(line);
-  states_.push_back(st);
-  return table_[i].slot;
-}
-
-void SetStacks::grow() {
-  std::vector<Bucket> old = std::move(table_);
-  table_.assign(old.size() * 2, Bucket());
-  mask_ = table_.size() - 1;
-  --shift_;
-  for (const Bucket& b : old)
-    if (b.key) table_[probe(b.key - 1)] = b;
-}
-
-uint32_t SetStacks::push_set(uint32_t set, uint32_t owner) {
+uint32_t SetStacks::push_set(uint32_t set, uint32_t owner, uint32_t old_pos) {
   holes_reset_ = true;  // a renumbering relabels every hole: the list is rebuilt then
-  const uint32_t p = set_tree(set).push(owner, [this, set](uint32_t o, uint32_t q) {
+  auto relabel = [this, set](uint32_t o, uint32_t q) {
     if (o == kHole) {
       if (holes_reset_) holes_[set].clear();
       holes_reset_ = false;
@@ -115,25 +87,32 @@ uint32_t SetStacks::push_set(uint32_t set, uint32_t owner) {
     } else {
       states_[o].spos = q;
     }
-  });
+  };
+  ReuseTree& tree = set_tree(set);
+  const uint32_t p = old_pos ? tree.repush(old_pos, owner, relabel) : tree.push(owner, relabel);
   holes_reset_ = false;
   return p;
 }
 
 void SetStacks::touch(uint32_t s) {
-  const StackLookup d = lookup(s);
-  const bool inserted = d.set_distance == kInfDistance || d.set_distance >= ways_;
   LineState& st = states_[s];
   const uint32_t set = st.set;
-  if (st.gpos) {
-    if (single_ || exact_) global_.erase(st.gpos);
-    if (!single_) sets_[set].erase(st.spos);
+  // Whether the line enters the cache matters only when its set has a hole to fill.
+  bool inserted = false;
+  if (!holes_[set].empty()) {
+    const uint32_t d = lookup(s).set_distance;
+    inserted = d == kInfDistance || d >= ways_;
   }
+  // An element already in the trees moves to the newest position (erase + push, fused).
+  const uint32_t gpos = st.gpos, spos = gpos ? st.spos : 0;
   if (single_) {
-    st.gpos = push_set(set, s);
+    st.gpos = push_set(set, s, gpos);
   } else {
-    if (exact_) st.gpos = global_.push(s, [this](uint32_t o, uint32_t p) { states_[o].gpos = p; });
-    st.spos = push_set(set, s);
+    if (exact_) {
+      auto relabel = [this](uint32_t o, uint32_t p) { states_[o].gpos = p; };
+      st.gpos = gpos ? global_.repush(gpos, s, relabel) : global_.push(s, relabel);
+    }
+    st.spos = push_set(set, s, spos);
     if (!exact_) {
       st.gpos = 1;  // resident (no global tree)
       shadow_touch(s);
@@ -170,12 +149,10 @@ void SetStacks::clear() {
   sh_head_ = sh_tail_ = kNil;
   sh_used_ = 0;
   states_.clear();
-  std::fill(table_.begin(), table_.end(), Bucket());
 }
 
 size_t SetStacks::bytes() const {
-  size_t b = global_.bytes() + states_.capacity() * sizeof(LineState) + table_.capacity() * sizeof(Bucket) +
-             nodes_.capacity() * sizeof(Node);
+  size_t b = global_.bytes() + states_.bytes() + nodes_.capacity() * sizeof(Node);
   for (const auto& t : sets_) b += t.bytes();
   return b;
 }

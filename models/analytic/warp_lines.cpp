@@ -5,7 +5,6 @@
 namespace gms {
 
 namespace {
-constexpr uint32_t kReqBytes = 128;  // the coalescer's request size
 
 bool any_byte(const LineRequest& r, unsigned lo, unsigned hi) {
   for (unsigned w = lo / 64; w * 64 < hi; ++w) {
@@ -17,22 +16,19 @@ bool any_byte(const LineRequest& r, unsigned lo, unsigned hi) {
 }
 }  // namespace
 
-const std::vector<uint64_t>& WarpLines::lines(const WarpInst& inst) {
-  out_.clear();
+void WarpLines::resize_lines(const WarpInst& inst, std::vector<uint64_t>& out) {
+  out.clear();
   const auto& reqs = coalescer_.run(inst);
-  if (line_bytes_ == kReqBytes) {
-    for (const auto& r : reqs) out_.push_back(r.line_addr);
-  } else if (line_bytes_ < kReqBytes) {
+  if (line_bytes_ < kReqBytes) {
     for (const auto& r : reqs)
       for (unsigned lo = 0; lo < kReqBytes; lo += line_bytes_)
-        if (any_byte(r, lo, lo + line_bytes_)) out_.push_back(r.line_addr + lo);
+        if (any_byte(r, lo, lo + line_bytes_)) out.push_back(r.line_addr + lo);
   } else {
     for (const auto& r : reqs) {
       uint64_t l = r.line_addr & ~uint64_t(line_bytes_ - 1);
-      if (std::find(out_.begin(), out_.end(), l) == out_.end()) out_.push_back(l);
+      if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
     }
   }
-  return out_;
 }
 
 }  // namespace gms

@@ -18,6 +18,7 @@ class RingQueue {
     buf_.resize(c);
   }
   bool empty() const { return size_ == 0; }
+  void clear() { head_ = size_ = 0; }
   size_t size() const { return size_; }
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
