@@ -1,6 +1,7 @@
-// Throughput of the reuse-distance model: line requests (and thread accesses) per second on a
-// 10-million-line-request workload, and peak memory. Single-threaded. Usage: bench_rd [line_requests [only]]
-// (only = 1..7 runs just that line, in this process: for callgrind). Otherwise each line runs in a child
+// Throughput of the reuse-distance model: line requests (and thread accesses) per second on
+// 10-million-line-request workloads and on paper 003's kmeans with 10 million thread accesses, and peak
+// memory. Single-threaded. Usage: bench_rd [line_requests [only]]
+// (only = 1..8 runs just that line, in this process: for callgrind). Otherwise each line runs in a child
 // process so that its peak resident memory is its own, not the largest so far.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -13,6 +14,8 @@
 #include <string>
 
 #include "models/analytic/rd_model.h"
+#include "models/common/config.h"
+#include "tb/workloads/workload_loader.h"
 
 using namespace gms;
 
@@ -77,8 +80,30 @@ class BenchWorkload : public Workload {
 
 int g_line = 0, g_only = 0;  // this line's number, the one line to run (0: all, each in a child)
 
+// Paper 003's own benchmark: Rodinia kmeans invert_mapping (34 features; the lanes of a load are 136 B
+// apart, so nearly every thread access is its own line request) with 1152 CTAs of 128 threads: 147,456
+// threads x 68 accesses = 10,027,008 thread accesses, the unit of the paper's public tool (one trace
+// record per thread access; it did ~26,000 per second on a 557,056-access kmeans trace).
+std::unique_ptr<Workload> kmeans_workload() {
+  const std::string yaml = R"(workload:
+  name: kmeans
+  seed: 1
+  kernels:
+    - name: invert_mapping
+      pattern: kmeans
+      grid: 1152
+      block: 128
+      nfeatures: 34
+      width: 4
+      base: 0x1000000
+)";
+  return load_workload(ConfigNode::load_string(yaml, "bench_rd kmeans"));
+}
+
 void run_line(const char* label, const RdParams& p, uint64_t n, uint32_t lanes, uint64_t cold) {
-  BenchWorkload w(n, lanes, cold);
+  BenchWorkload bench_workload(n, lanes, cold);
+  std::unique_ptr<Workload> kmeans = lanes == 0 ? kmeans_workload() : nullptr;
+  Workload& w = kmeans ? *kmeans : bench_workload;
   timespec c0{}, c1{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
   RdResult r = RdModel(p).run(w);
@@ -138,5 +163,6 @@ int main(int argc, char** argv) {
   RdParams one = fermi;
   one.cores = 1;
   bench("full model, 1 lane, 1 core", one, n, 1);
+  bench("kmeans (paper 003), full model", fermi, 0, 0);  // 10,027,008 thread accesses
   return 0;
 }
