@@ -49,6 +49,7 @@ bool CoreModel::fetch(Warp& w) {
     w.store = inst.kind != MemKind::Load;
     w.max_latency = 0;
     w.first_try = kNever;
+    w.slot = SetStacks::kNoSlot;
     return true;
   }
   w.lines.clear();
@@ -80,9 +81,15 @@ uint32_t CoreModel::step() {
     retire(w);
     return finished_now_;
   }
-  const uint32_t n = uint32_t(w.lines.size());  // issue() leaves the warp's lines alone
+  const uint32_t n = uint32_t(w.lines.size());  // load() and store() leave the warp's lines alone
   while (w.next < n) {
-    Issue r = issue(wi, w.lines[w.next], t_);
+    // Each line request: the effects due before its stamp first (a store never waits for an MSHR).
+    apply_effects_before(t_);
+    Issue r = Issue::Done;
+    if (w.store)
+      store(w, w.lines[w.next], t_);
+    else
+      r = load(wi, w, w.lines[w.next], t_);
     ++t_;
     if (r == Issue::PutBack) {
       ready_.push_back(wi);
@@ -101,7 +108,7 @@ uint32_t CoreModel::step() {
   return finished_now_;
 }
 
-void CoreModel::apply_effect(const Effect& e) {
+inline void CoreModel::apply_effect(const Effect& e) {
   if (e.release) release_mshr(e.slot, e.time);
   if (e.seq < stacks_.state(e.slot).evict_seq) return;  // a later store removed the line
   stacks_.touch(e.slot);
@@ -112,7 +119,7 @@ void CoreModel::apply_effects_before(uint64_t t) {
   effects_.drain_before(t, [this](const Effect& e) { apply_effect(e); });
 }
 
-void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release) {
+inline void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release) {
   // Due now (the effects before now are applied) and nothing else due now: it would be the next one
   // applied anyway (before the next lookup), so apply it at once, unless it also frees an MSHR.
   if (time == seq && !release && !effects_.any_at_base()) {
@@ -125,7 +132,7 @@ void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool
 
 // A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
 // at the lookups of that very stamp (release_mshrs), or with the effect when no request took that stamp.
-void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
+inline void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
   LineState& st = stacks_.state(slot);
   if (st.fill_time != fill_time) return;
   st.fill_time = kNever;
@@ -142,10 +149,7 @@ void CoreModel::release_mshrs_now() {
   });
 }
 
-CoreModel::Issue CoreModel::issue(uint32_t wi, uint64_t line, uint64_t t) {
-  apply_effects_before(t);
-  Warp& w = warps_[wi];
-  if (!w.store) return load(wi, w, line, t);
+void CoreModel::store(const Warp& w, uint64_t line, uint64_t t) {
   release_mshrs_now();
   ++counts_.stores;
   if (p_.stores_evict) {
@@ -156,7 +160,6 @@ CoreModel::Issue CoreModel::issue(uint32_t wi, uint64_t line, uint64_t t) {
     }
   }
   if (obs_) report(w, line, t, RdOutcome::Store, StackLookup{}, 0, kNever, mshr_used_);
-  return Issue::Done;
 }
 
 // The observer's view of a request (only built when there is an observer).
@@ -180,7 +183,7 @@ void CoreModel::report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outco
 }
 
 CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t) {
-  const uint32_t s = stacks_.slot(line);
+  const uint32_t s = w.slot != SetStacks::kNoSlot ? w.slot : stacks_.slot(line);
   const bool arrived = stacks_.state(s).fill_time == t;  // its fill lands in this very stamp
   release_mshrs_now();
   LineState& st = stacks_.state(s);
@@ -203,6 +206,7 @@ CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t
         (p_.mshr_per_warp && w.mshr >= p_.mshr_per_warp)) {
       ++counts_.cancelled;
       if (w.first_try == kNever) w.first_try = t;
+      w.slot = s;
       if (obs_) report(w, line, t, RdOutcome::Cancelled, d, 0, kNever, mshr_before);
       return Issue::PutBack;
     }
@@ -217,6 +221,7 @@ CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t
   }
   st.seen = true;
   w.first_try = kNever;
+  w.slot = SetStacks::kNoSlot;
   w.max_latency = std::max(w.max_latency, latency);
   counts_.record(outcome, d.set_distance);
   schedule_effect(effect_at, t, s, allocated);

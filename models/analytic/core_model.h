@@ -75,13 +75,14 @@ class CoreModel {
     std::vector<uint64_t> lines;  // line requests of the current instruction
     uint32_t next = 0;            // the next one to issue
     bool store = false;
-    uint32_t max_latency = 0;     // largest latency of the instruction so far
-    uint64_t first_try = kNever;  // when lines[next] was first put back for an MSHR
+    uint32_t max_latency = 0;            // largest latency of the instruction so far
+    uint64_t first_try = kNever;         // when lines[next] was first put back for an MSHR
+    uint32_t slot = SetStacks::kNoSlot;  // lines[next]'s slot once put back: its retries skip the lookup
   };
   enum class Issue { Done, PutBack };
 
   bool fetch(Warp& w);
-  Issue issue(uint32_t wi, uint64_t line, uint64_t t);
+  void store(const Warp& w, uint64_t line, uint64_t t);
   Issue load(uint32_t wi, Warp& w, uint64_t line, uint64_t t);
   void report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outcome, const StackLookup& d,
               uint32_t latency, uint64_t effect_at, uint32_t mshr_before) const;

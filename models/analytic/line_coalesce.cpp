@@ -31,6 +31,23 @@ class Distinct {
   uint8_t slot_[128];  // index in out + 1; 0 = empty
 };
 
+// Lanes in address order (strided loads, e.g. a record per thread): their lines come in non-decreasing
+// order, so a line repeats only right after itself and no index is needed. False (out cleared) when a
+// lane goes back to an earlier line or wraps.
+bool ordered_lines(const WarpInst& inst, uint32_t mask, unsigned w, std::vector<uint64_t>& out) {
+  for (uint32_t m = mask; m; m &= m - 1) {
+    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))], end = a + w;
+    const uint64_t first = a & ~(kLine - 1), last = (end - 1) & ~(kLine - 1);
+    if (end < a || (!out.empty() && first < out.back())) {
+      out.clear();
+      return false;
+    }
+    if (out.empty() || first != out.back()) out.push_back(first);
+    if (last != first) out.push_back(last);
+  }
+  return true;
+}
+
 }  // namespace
 
 void coalesce_lines(const WarpInst& inst, std::vector<uint64_t>& out) {
@@ -67,6 +84,7 @@ void coalesce_lines(const WarpInst& inst, std::vector<uint64_t>& out) {
     out.push_back(line);
     return;
   }
+  if (ordered_lines(inst, mask, w, out)) return;
   Distinct d(out);
   for (uint32_t m = mask; m; m &= m - 1) {
     const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))], end = a + w;

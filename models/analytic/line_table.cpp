@@ -8,10 +8,7 @@ LineTable::LineTable() {
   shift_ = 64 - 10;
 }
 
-uint32_t LineTable::find_or_add(uint64_t line, bool& added) {
-  uint32_t i = probe(line);
-  added = !table_[i].slot;
-  if (!added) return table_[i].slot - 1;
+uint32_t LineTable::add(uint64_t line, uint32_t i) {
   if (2 * (size_t(size_) + 1) > table_.size()) {
     grow();
     i = probe(line);

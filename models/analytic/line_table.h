@@ -35,8 +35,13 @@ class LineTable {
     const uint32_t i = probe(line);
     return table_[i].slot ? table_[i].slot - 1 : kNoSlot;
   }
-  // Slot of `line`; a new one (state with only `line` set) if absent, then `added` is set.
-  uint32_t find_or_add(uint64_t line, bool& added);
+  // Slot of `line`; a new one (state with only `line` set) if absent, then `added` is set. Inline: the
+  // line is almost always there already.
+  uint32_t find_or_add(uint64_t line, bool& added) {
+    const uint32_t i = probe(line);
+    added = !table_[i].slot;
+    return added ? add(line, i) : table_[i].slot - 1;
+  }
   uint32_t size() const { return size_; }
   void clear();
   size_t bytes() const;
@@ -57,6 +62,7 @@ class LineTable {
       if (!b.slot || (b.tag == tag && (*this)[b.slot - 1].line == line)) return uint32_t(i);
     }
   }
+  uint32_t add(uint64_t line, uint32_t i);  // a new slot for `line`, whose probe ended at bucket i
   void grow();
 
   std::vector<std::unique_ptr<LineState[]>> pages_;

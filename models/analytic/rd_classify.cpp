@@ -26,15 +26,6 @@ const char* to_string(RdOutcome o) {
   return "?";
 }
 
-RdOutcome classify_miss(const LineState& st, const StackLookup& d, uint32_t cache_lines, uint64_t first_try) {
-  if (!st.seen) return RdOutcome::Compulsory;
-  if (first_try != kNever && st.last_effect != kNever && st.last_effect > first_try) return RdOutcome::Mshr;
-  if (st.store_evicted) return RdOutcome::WriteEvict;
-  (void)cache_lines;
-  if (!d.fa_hit) return RdOutcome::Capacity;
-  return RdOutcome::Associativity;
-}
-
 void RdCounts::add(const RdCounts& o) {
   instructions += o.instructions;
   thread_accesses += o.thread_accesses;

@@ -26,7 +26,16 @@ const char* to_string(RdOutcome o);
 // compulsory (never referenced), write-evict (a store removed it), MSHR (the request was put back for lack
 // of an MSHR at `first_try` and the line took effect after that: without the stall it would have hit or
 // merged), capacity (a fully associative LRU cache of the same size misses too), else associativity.
-RdOutcome classify_miss(const LineState& st, const StackLookup& d, uint32_t cache_lines, uint64_t first_try);
+// (Inline: one call per miss.)
+inline RdOutcome classify_miss(const LineState& st, const StackLookup& d, uint32_t cache_lines,
+                               uint64_t first_try) {
+  if (!st.seen) return RdOutcome::Compulsory;
+  if (first_try != kNever && st.last_effect != kNever && st.last_effect > first_try) return RdOutcome::Mshr;
+  if (st.store_evicted) return RdOutcome::WriteEvict;
+  (void)cache_lines;
+  if (!d.fa_hit) return RdOutcome::Capacity;
+  return RdOutcome::Associativity;
+}
 
 struct RdCounts {
   uint64_t instructions = 0;     // warp memory instructions

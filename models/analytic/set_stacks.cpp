@@ -41,7 +41,7 @@ void SetStacks::shadow_unlink(uint32_t s) {
   }
 }
 
-void SetStacks::shadow_touch(uint32_t s) {
+inline void SetStacks::shadow_touch(uint32_t s) {
   uint32_t n = states_[s].sh_node;
   if (n != kNil) {
     if (n == sh_head_) return;

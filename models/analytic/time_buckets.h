@@ -51,14 +51,11 @@ class TimeBuckets {
   // before `limit` count as due at once (see push).
   template <class F>
   void drain_before(uint64_t limit, F&& f) {
-    if (!far_.empty()) return drain_far_before(limit, f);
-    while (next_ < limit) {
-      const uint64_t t = next_;
-      take(t, f);
-      base_ = t + 1;
-      next_ = count_ ? first_time() : kNone;
+    if (next_ >= limit && far_.empty()) {  // nothing due (most calls): inlined, no call
+      if (base_ < limit) base_ = limit;
+      return;
     }
-    if (base_ < limit) base_ = limit;
+    drain_some_before(limit, f);
   }
   // Hands every item to f in (time, push) order, leaving base_ where it is.
   template <class F>
@@ -83,6 +80,18 @@ class TimeBuckets {
     T x;
     bool operator>(const Far& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
+  // drain_before's work, out of line so that the common nothing-due check inlines at every caller.
+  template <class F>
+  __attribute__((noinline)) void drain_some_before(uint64_t limit, F& f) {
+    if (!far_.empty()) return drain_far_before(limit, f);
+    while (next_ < limit) {
+      const uint64_t t = next_;
+      take(t, f);
+      base_ = t + 1;
+      next_ = count_ ? first_time() : kNone;
+    }
+    if (base_ < limit) base_ = limit;
+  }
   void put(uint64_t time, const T& x) {
     const uint64_t i = time & mask_;
     ring_[i].push_back(x);
