@@ -48,7 +48,6 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
       lines_(size_t(p.sets()) * p.ways),
       miss_(p.mshr_entries),
       waiters_(size_t(p.mshr_entries) * p.mshr_max_merge),
-      wake_(clock_),
       input_(p.input_queue),
       hit_pipe_(p.response_queue),
       answers_(size_t(p.mshr_entries) * p.mshr_max_merge),
@@ -128,7 +127,7 @@ bool LlcSlice::on_dram_response(Payload& t) {
 void LlcSlice::wake() {
   uint64_t c = clock_.next_edge_cycle();
   if (ran_ && c <= last_cycle_) c = last_cycle_ + 1;
-  wake_.notify_at(c);
+  wake_.notify_at_ps(clock_.edge_ps(c));
 }
 
 void LlcSlice::run() {
@@ -223,7 +222,7 @@ void LlcSlice::schedule_next(uint64_t c) {
     if (!answers_.empty()) at(answers_.front().cycle);
   }
   if (!out_.empty() && down_.can_send()) at(c + 1);
-  if (next != UINT64_MAX) wake_.notify_at(next);
+  if (next != UINT64_MAX) wake_.notify_at_ps(clock_.edge_ps(next));
 }
 
 void LlcSlice::respond_after_latency(Payload& t, uint64_t c) {

@@ -24,10 +24,10 @@
 #include "models/common/ring_queue.h"
 #include "models/common/rng.h"
 #include "models/common/trace.h"
+#include "models/common/wake_scheduler.h"
 #include "models/l1/mshr_file.h"
 #include "models/l1/tag_array.h"
 #include "models/llc/byte_mask.h"
-#include "models/llc/cycle_event.h"
 #include "models/llc/llc_data_path.h"
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
@@ -156,7 +156,7 @@ class LlcSlice : public sc_core::sc_module {
 
   AtTargetPort up_;
   AtInitiatorPort down_;
-  CycleEvent wake_;
+  Wakeup wake_;
   bool ran_ = false;
   uint64_t last_cycle_ = 0;  // the cycle run() last did its work
   bool freed_ = false;       // this cycle sent a response or a DRAM request (a blocked head may go)
