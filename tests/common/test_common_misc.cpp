@@ -6,6 +6,7 @@
 #include "models/common/at_port.h"
 #include "models/common/payload_pool.h"
 #include "models/common/rng.h"
+#include "models/common/text_excerpt.h"
 
 TEST(Rng, ReproducibleAndPerBlock) {
   gms::Rng a(7, "l1_0"), b(7, "l1_0"), c(7, "l1_1");
@@ -88,4 +89,11 @@ TEST(AtPorts, ImmediateAcceptHoldAndResponse) {
   EXPECT_TRUE(ready);
   EXPECT_TRUE(ini.can_send());
   a.release();
+}
+
+TEST(TextExcerpt, EscapesControlBytesAndCuts) {
+  using namespace std::string_literals;
+  EXPECT_EQ(gms::quote_excerpt("ab\0c\n\x01\xff"s), "'ab\\0c\\n\\x01\\xff'");
+  EXPECT_EQ(gms::escape_excerpt(std::string(100, 'x'), 5), "xxxxx...");
+  EXPECT_EQ(gms::escape_excerpt("a\\b"), "a\\\\b");
 }
