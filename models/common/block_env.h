@@ -17,9 +17,7 @@ struct BlockEnv {
   uint64_t seed = 1;
   WakeScheduler* wake = nullptr;  // shared timed wake-ups; null: each block makes its own
 
-  sc_core::sc_trace_file* trace_file(const std::string& block) const {
-    return trace ? trace->file_for(block) : nullptr;
-  }
+  VcdWriter* trace_file(const std::string& block) const { return trace ? trace->file_for(block) : nullptr; }
 };
 
 }  // namespace gms

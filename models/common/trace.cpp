@@ -2,20 +2,56 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
+
+#include "models/common/config.h"
+#include "models/common/text_excerpt.h"
 
 namespace gms {
 
-TraceSelector::TraceSelector(const std::string& vcd_path, const std::vector<std::string>& globs)
-    : globs_(globs) {
-  std::string base = vcd_path;
-  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
-  file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-  file_->set_time_unit(1, sc_core::SC_PS);
+namespace {
+
+// The stem and number of a block name: "l1_12" -> ("l1_", 12), "xbar" -> ("xbar", -1).
+std::pair<std::string, long long> split_number(const std::string& n) {
+  size_t e = n.size();
+  while (e > 0 && std::isdigit(static_cast<unsigned char>(n[e - 1]))) --e;
+  if (e == n.size() || n.size() - e > 15) return {n, -1};
+  return {n.substr(0, e), std::stoll(n.substr(e))};
 }
 
+// {sm1, l1_0, sm0, l1_1, xbar} -> "l1_0..l1_1, sm0..sm1, xbar": sorted, one range per stem.
+std::string summarize_blocks(std::vector<std::string> names) {
+  std::sort(names.begin(), names.end(),
+            [](const std::string& a, const std::string& b) { return split_number(a) < split_number(b); });
+  std::string out;
+  for (size_t i = 0; i < names.size();) {
+    const auto [stem, num] = split_number(names[i]);
+    size_t j = i + 1;
+    while (num >= 0 && j < names.size() && split_number(names[j]).first == stem) ++j;
+    out += (out.empty() ? "" : ", ") + names[i] + (j - i > 1 ? ".." + names[j - 1] : "");
+    i = j;
+  }
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+TraceSelector::TraceSelector(const std::string& vcd_path, const std::vector<std::string>& globs)
+    : vcd_(std::make_unique<VcdWriter>(vcd_path, sc_core::sc_get_time_resolution().to_string())),
+      globs_(globs) {}
+
 TraceSelector::~TraceSelector() {
-  if (file_) sc_core::sc_close_vcd_trace_file(file_);
+  try {
+    close();
+  } catch (const std::exception&) {
+    // close() is where failures are reported; a destructor reached without it has an error on its way
+  }
+}
+
+void TraceSelector::close() {
+  if (vcd_) vcd_->close(sc_core::sc_time_stamp().value());
 }
 
 bool TraceSelector::matches(const std::string& block_name) const {
@@ -24,8 +60,24 @@ bool TraceSelector::matches(const std::string& block_name) const {
   return false;
 }
 
-sc_core::sc_trace_file* TraceSelector::file_for(const std::string& block_name) const {
-  return (file_ && matches(block_name)) ? file_ : nullptr;
+VcdWriter* TraceSelector::file_for(const std::string& block_name) const {
+  if (!vcd_) return nullptr;
+  if (std::find(blocks_.begin(), blocks_.end(), block_name) == blocks_.end()) blocks_.push_back(block_name);
+  return matches(block_name) ? vcd_.get() : nullptr;
+}
+
+void TraceSelector::check_every_glob_matched() const {
+  if (globs_.empty()) throw ConfigError("--trace: no block glob given");
+  std::string all;
+  for (const auto& g : globs_) all += (all.empty() ? "" : ",") + g;
+  for (const auto& g : globs_) {
+    const bool hit = std::any_of(blocks_.begin(), blocks_.end(),
+                                 [&](const std::string& b) { return fnmatch(g.c_str(), b.c_str(), 0) == 0; });
+    if (!hit)
+      throw ConfigError("--trace " + quote_excerpt(all) + ": " +
+                        (globs_.size() > 1 ? quote_excerpt(g) + " " : "") + "matches no block (blocks are " +
+                        summarize_blocks(blocks_) + ")");
+  }
 }
 
 std::vector<std::string> TraceSelector::split_globs(const std::string& s) {

@@ -1,54 +1,69 @@
 // Opt-in VCD tracing. The CLI's --vcd FILE --trace 'l1*,dram*' builds one TraceSelector; each block asks
-// it in its constructor whether its name is selected and, only then, creates its few probe signals.
-// Untraced blocks hold null probes, so an untraced run pays one pointer test per update.
+// it in its constructor whether its name is selected and, only then, declares its few probes in the VCD.
+// Untraced blocks hold null probes, so an untraced run pays one pointer test per update; a traced change
+// is recorded at the current simulation time by our own VcdWriter (no sc_signal, no SystemC trace file).
 #pragma once
 #include <systemc>
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include "models/common/vcd_writer.h"
 
 namespace gms {
 
 class TraceSelector {
  public:
   TraceSelector() = default;  // nothing traced
+  // Writes exactly `vcd_path` (no extension added); ConfigError naming it if it cannot be opened.
   TraceSelector(const std::string& vcd_path, const std::vector<std::string>& globs);
-  ~TraceSelector();
+  ~TraceSelector();  // closes the VCD if close() was not called (without a report)
   TraceSelector(const TraceSelector&) = delete;
   TraceSelector& operator=(const TraceSelector&) = delete;
 
-  bool enabled() const { return file_ != nullptr; }
+  bool enabled() const { return vcd_ != nullptr; }
   bool matches(const std::string& block_name) const;
-  // The trace file if block_name is selected, else nullptr.
-  sc_core::sc_trace_file* file_for(const std::string& block_name) const;
+  // The VCD if block_name is selected, else nullptr. Remembers every block that asked.
+  VcdWriter* file_for(const std::string& block_name) const;
+  // After elaboration: ConfigError naming the first glob that selected none of the blocks that asked.
+  void check_every_glob_matched() const;
+  // Writes the values pending at the current simulation time and closes the VCD; OutputError naming the
+  // file if any write failed.
+  void close();
   // Splits "a*,b*" into globs.
   static std::vector<std::string> split_globs(const std::string& s);
 
  private:
-  sc_core::sc_trace_file* file_ = nullptr;
+  std::unique_ptr<VcdWriter> vcd_;
   std::vector<std::string> globs_;
+  mutable std::vector<std::string> blocks_;  // the blocks that asked, in order, each once
 };
 
-// One traced value of a block: a signal that exists only when the block is selected.
-// Unchecked writers: nb_transport calls run in the caller's process, so two processes may write a
-// probe in one delta; the last write wins, which is what a waveform of a block-level value wants.
+// One traced value of a block (an unsigned integer or a bool), declared only when the block is selected.
+// nb_transport calls run in the caller's process, so two processes may set a probe in one instant; the
+// last set wins, which is what a waveform of a block-level value wants.
 template <class T>
 class Probe {
+  static_assert(std::is_same_v<T, bool> || (std::is_integral_v<T> && std::is_unsigned_v<T>),
+                "a Probe traces an unsigned integer or a bool");
+
  public:
-  void attach(sc_core::sc_trace_file* tf, const std::string& block, const std::string& name) {
-    if (!tf) return;
-    sig_ =
-        std::make_unique<sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>>((block + "_" + name).c_str());
-    sc_core::sc_trace(tf, *sig_, block + "." + name);
+  void attach(VcdWriter* vcd, const std::string& block, const std::string& name) {
+    if (!vcd) return;
+    vcd_ = vcd;
+    id_ = vcd->declare(block, name, std::is_same_v<T, bool> ? 1u : unsigned(8 * sizeof(T)));
   }
-  bool on() const { return sig_ != nullptr; }
+  bool on() const { return vcd_ != nullptr; }
   void set(const T& v) {
-    if (sig_) sig_->write(v);
+    if (vcd_) vcd_->set(id_, uint64_t(v), sc_core::sc_time_stamp().value());
   }
 
  private:
-  std::unique_ptr<sc_core::sc_signal<T, sc_core::SC_UNCHECKED_WRITERS>> sig_;
+  VcdWriter* vcd_ = nullptr;
+  uint32_t id_ = 0;
 };
 
 }  // namespace gms

@@ -6,8 +6,7 @@
 namespace gms {
 
 CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p,
-                                 const Clock& clock, Hooks& hooks, sc_core::sc_trace_file* tf,
-                                 const std::string& block)
+                                 const Clock& clock, Hooks& hooks, VcdWriter* tf, const std::string& block)
     : p_(p),
       clock_(clock),
       hooks_(hooks),

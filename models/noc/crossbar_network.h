@@ -48,7 +48,7 @@ class CrossbarNetwork {
 
   // `name` is the statistics group under `parent` ("req" / "resp"); probes attach to `tf` when non-null.
   CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
-                  Hooks& hooks, sc_core::sc_trace_file* tf, const std::string& block);
+                  Hooks& hooks, VcdWriter* tf, const std::string& block);
   CrossbarNetwork(const CrossbarNetwork&) = delete;
   CrossbarNetwork& operator=(const CrossbarNetwork&) = delete;
 

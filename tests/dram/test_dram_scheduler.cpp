@@ -121,7 +121,7 @@ TEST(DramScheduler, TwoInitiatorsShareTheChannel) {
 
 // A traced channel records its queue occupancy and row hits in the VCD; the counts match the stats.
 TEST(DramScheduler, TracedChannelWritesProbes) {
-  const std::string vcd = std::string(GMS_BINARY_DIR) + "/dram_trace_test";
+  const std::string vcd = std::string(GMS_BINARY_DIR) + "/dram_trace_test.vcd";
   std::vector<Scripted> s;
   for (unsigned k = 0; k < 4; ++k) s.push_back(read64(at(0, 0, k), 0));
   {
@@ -131,7 +131,7 @@ TEST(DramScheduler, TracedChannelWritesProbes) {
     rig.run();
     EXPECT_EQ(rig.stat("row_hits"), 3);
   }
-  std::ifstream f(vcd + ".vcd");
+  std::ifstream f(vcd);
   std::stringstream text;
   text << f.rdbuf();
   EXPECT_NE(text.str().find("queue"), std::string::npos);

@@ -1,0 +1,141 @@
+#include "models/common/vcd_writer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+namespace gms {
+
+namespace {
+
+// Identifier codes like SystemC's: "aaaaa", "aaaab", ... (base 26, at least five letters).
+std::string code_for(uint32_t index) {
+  std::string s;
+  uint64_t i = index;
+  do {
+    s.insert(s.begin(), char('a' + i % 26));
+    i /= 26;
+  } while (i > 0);
+  if (s.size() < 5) s.insert(0, 5 - s.size(), 'a');
+  return s;
+}
+
+constexpr size_t kFlushBytes = size_t(1) << 16;
+
+}  // namespace
+
+VcdWriter::VcdWriter(const std::string& path, std::string timescale)
+    : out_(path), timescale_(std::move(timescale)) {}
+
+uint32_t VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width) {
+  if (started_)
+    throw std::logic_error("VCD " + path() + ": " + scope + "." + name + " declared after the first change");
+  if (width == 0 || width > 64)
+    throw std::logic_error("VCD variable " + scope + "." + name + ": width 1..64");
+  const uint32_t id = uint32_t(vars_.size());
+  vars_.push_back({scope, name, code_for(id), width});
+  return id;
+}
+
+void VcdWriter::write_value(const Var& v) {
+  if (v.width == 1) {
+    buf_ += v.value ? '1' : '0';
+  } else {
+    char bits[65];
+    int n = 0;
+    uint64_t x = v.value;
+    if (v.width < 64) x &= (uint64_t(1) << v.width) - 1;
+    do {
+      bits[n++] = char('0' + (x & 1));
+      x >>= 1;
+    } while (x);
+    buf_ += 'b';
+    while (n > 0) buf_ += bits[--n];
+    buf_ += ' ';
+  }
+  buf_ += v.code;
+  buf_ += '\n';
+}
+
+void VcdWriter::write_header() {
+  buf_ += "$version\n GPUMemSys VCD writer\n$end\n\n$timescale\n     " + timescale_ + "\n$end\n\n";
+  buf_ += "$scope module SystemC $end\n";
+  // One scope per block, in name order (as SystemC's writer did); variables in declaration order.
+  std::map<std::string, std::vector<const Var*>> scopes;
+  for (const Var& v : vars_) scopes[v.scope].push_back(&v);
+  for (const auto& [scope, vars] : scopes) {
+    if (!scope.empty()) buf_ += "$scope module " + scope + " $end\n";
+    for (const Var* v : vars) {
+      char line[32];  // SystemC's layout: "$var wire   32  aaaaa  name [31:0]  $end"
+      std::snprintf(line, sizeof line, "$var wire  % 3d  ", int(v->width));
+      buf_ += line + v->code + "  " + v->name;
+      buf_ += v->width == 1 ? "       $end\n" : " [" + std::to_string(v->width - 1) + ":0]  $end\n";
+    }
+    if (!scope.empty()) buf_ += "$upscope $end\n";
+  }
+  buf_ += "$upscope $end\n$enddefinitions  $end\n\n";
+  header_written_ = true;
+}
+
+void VcdWriter::advance(uint64_t time) {
+  if (!started_) {  // the first change fixes the initial instant
+    started_ = true;
+    now_ = time;
+    return;
+  }
+  if (time < now_)
+    throw std::logic_error("VCD " + path() + ": time went back from " + std::to_string(now_) + " to " +
+                           std::to_string(time));
+  if (!header_written_) {
+    write_header();
+    buf_ += "#" + std::to_string(now_) + "\n$dumpvars\n";
+    for (Var& v : vars_) {
+      write_value(v);
+      v.written = v.value;
+      v.dirty = false;
+    }
+    buf_ += "$end\n";
+    dirty_.clear();
+    last_stamp_ = now_;
+  } else if (!dirty_.empty()) {
+    std::sort(dirty_.begin(), dirty_.end());  // declaration order, whatever order the blocks ran in
+    bool stamped = false;
+    for (uint32_t id : dirty_) {
+      Var& v = vars_[id];
+      v.dirty = false;
+      if (v.value == v.written) continue;
+      if (!stamped) {
+        buf_ += "#" + std::to_string(now_) + "\n";
+        stamped = true;
+        last_stamp_ = now_;
+      }
+      write_value(v);
+      v.written = v.value;
+    }
+    dirty_.clear();
+  }
+  now_ = time;
+  if (buf_.size() >= kFlushBytes) flush_buffer();
+}
+
+void VcdWriter::flush_buffer() {
+  out_.write(buf_);
+  buf_.clear();
+}
+
+void VcdWriter::close(uint64_t end_time) {
+  if (closed_) return;
+  if (!started_) {  // nothing was ever set: the initial values at time 0
+    started_ = true;
+    now_ = 0;
+  }
+  const uint64_t end = std::max(end_time, now_);
+  advance(end);  // writes the pending instant (after the header and $dumpvars if it is the first)
+  if (end > last_stamp_) buf_ += "#" + std::to_string(end) + "\n";
+  closed_ = true;
+  flush_buffer();
+  out_.close();
+}
+
+}  // namespace gms

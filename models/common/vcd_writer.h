@@ -1,0 +1,64 @@
+// A value change dump (IEEE 1364 VCD) written while the simulation runs. Variables are declared first
+// (scope = block, name = signal), then set(id, value, time) records changes with never-decreasing times:
+// the last value set in one instant is the one written, unchanged values are not repeated. close() writes
+// the pending instant and a final time stamp, so the dump ends with the values the run ended with.
+// Every write goes through OutputFile: a failed write fails close() naming the file.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/common/output_file.h"
+
+namespace gms {
+
+class VcdWriter {
+ public:
+  // Opens exactly `path` (ConfigError if it cannot); `timescale` is the unit of the times given to set(),
+  // e.g. "1 ps".
+  VcdWriter(const std::string& path, std::string timescale);
+  VcdWriter(const VcdWriter&) = delete;
+  VcdWriter& operator=(const VcdWriter&) = delete;
+
+  // Declares scope.name of `width` bits (1: a scalar 0/1, otherwise a b... vector); returns its id. Only
+  // before the first set().
+  uint32_t declare(const std::string& scope, const std::string& name, unsigned width);
+  void set(uint32_t id, uint64_t value, uint64_t time) {
+    if (closed_) return;
+    if (time != now_ || !started_) advance(time);
+    Var& v = vars_[id];
+    v.value = value;
+    if (!v.dirty) {
+      v.dirty = true;
+      dirty_.push_back(id);
+    }
+  }
+  // Writes what is pending, "#end_time" if later than the last instant written, and closes the file;
+  // OutputError if any write failed. Later set() calls are ignored; a second close() does nothing.
+  void close(uint64_t end_time);
+  const std::string& path() const { return out_.path(); }
+
+ private:
+  struct Var {
+    std::string scope, name, code;
+    unsigned width = 0;
+    uint64_t value = 0, written = 0;
+    bool dirty = false;
+  };
+  void advance(uint64_t time);  // writes the changes of the instant now_ (the header first), now_ = time
+  void write_header();
+  void write_value(const Var& v);
+  void flush_buffer();
+
+  OutputFile out_;
+  std::string timescale_;
+  std::vector<Var> vars_;
+  std::vector<uint32_t> dirty_;  // ids set in the instant now_
+  uint64_t now_ = 0, last_stamp_ = 0;
+  bool started_ = false;  // the first set() fixed the initial instant
+  bool header_written_ = false;
+  bool closed_ = false;
+  std::string buf_;
+};
+
+}  // namespace gms

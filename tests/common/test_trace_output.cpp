@@ -1,0 +1,179 @@
+// Output files are written completely or fail naming the file; the VCD writer records the values of each
+// instant (the last set wins), writes exactly the path given and ends with the values the run ended with.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "models/common/config.h"
+#include "models/common/output_file.h"
+#include "models/common/trace.h"
+#include "models/common/vcd_writer.h"
+
+namespace {
+
+std::string tmp(const std::string& name) {
+  const std::string d = std::string(GMS_BINARY_DIR) + "/test-tmp/trace_output";
+  std::system(("mkdir -p '" + d + "'").c_str());
+  return d + "/" + name;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool exists(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// The part after $enddefinitions: the time stamps and value changes.
+std::string body(const std::string& vcd) {
+  const std::string tag = "$enddefinitions  $end\n\n";
+  const auto p = vcd.find(tag);
+  return p == std::string::npos ? "" : vcd.substr(p + tag.size());
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no exception)";
+}
+
+}  // namespace
+
+TEST(OutputFile, WritesEveryByte) {
+  const std::string path = tmp("every_byte.txt");
+  std::string text(3 << 20, 'x');  // past any buffer
+  for (size_t i = 0; i < text.size(); i += 97) text[i] = '\n';
+  gms::write_output_file(path, text);
+  EXPECT_EQ(slurp(path), text);
+}
+
+TEST(OutputFile, FullDiskFailsAtCloseNamingFileAndReason) {
+  gms::OutputFile f("/dev/full");
+  f.write("small enough to sit in the buffer until close\n");
+  EXPECT_FALSE(f.failed());
+  EXPECT_THROW(f.close(), gms::OutputError);
+  EXPECT_EQ(error_of([&] { f.close(); }), "/dev/full: write failed: No space left on device");
+  EXPECT_EQ(error_of([] { gms::write_output_file("/dev/full", std::string(1 << 20, 'x')); }),
+            "/dev/full: write failed: No space left on device");
+}
+
+TEST(OutputFile, PathThatCannotBeOpenedIsBadInputNamingIt) {
+  const std::string path = tmp("no/such/dir/stats.json");
+  EXPECT_THROW(gms::OutputFile{path}, gms::ConfigError);
+  EXPECT_EQ(error_of([&] { gms::OutputFile f(path); }),
+            path + ": cannot open for writing: No such file or directory");
+}
+
+TEST(VcdWriter, HeaderHasScopesVarsAndWidths) {
+  const std::string path = tmp("header.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  w.declare("sm1", "in_flight", 32);
+  w.declare("l1_0", "busy", 1);
+  w.declare("sm1", "hits", 64);
+  w.close(0);
+  const std::string vcd = slurp(path);
+  EXPECT_NE(vcd.find("$timescale\n     1 ps\n$end\n"), std::string::npos) << vcd;
+  // Blocks as scopes in name order inside the top scope, variables in declaration order.
+  EXPECT_NE(vcd.find("$scope module SystemC $end\n"
+                     "$scope module l1_0 $end\n$var wire    1  aaaab  busy       $end\n$upscope $end\n"
+                     "$scope module sm1 $end\n$var wire   32  aaaaa  in_flight [31:0]  $end\n"
+                     "$var wire   64  aaaac  hits [63:0]  $end\n$upscope $end\n$upscope $end\n"
+                     "$enddefinitions  $end\n"),
+            std::string::npos)
+      << vcd;
+  EXPECT_EQ(body(vcd), "#0\n$dumpvars\nb0 aaaaa\n0aaaab\nb0 aaaac\n$end\n");
+}
+
+TEST(VcdWriter, LastSetInAnInstantWinsAndUnchangedValuesAreNotRepeated) {
+  const std::string path = tmp("instants.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  const uint32_t x = w.declare("b", "x", 32), flag = w.declare("b", "flag", 1);
+  w.set(x, 1, 0);
+  w.set(x, 2, 10);
+  w.set(x, 3, 10);     // same instant: only 3 is written
+  w.set(flag, 1, 20);  // listed in declaration order below
+  w.set(x, 3, 20);     // unchanged: not repeated
+  w.set(x, 4, 25);
+  w.set(x, 3, 25);  // back to the written value within the instant: no change at 25
+  w.close(40);
+  EXPECT_EQ(body(slurp(path)), "#0\n$dumpvars\nb1 aaaaa\n0aaaab\n$end\n#10\nb11 aaaaa\n#20\n1aaaab\n#40\n");
+}
+
+TEST(VcdWriter, CloseWritesTheValuesOfTheLastInstant) {
+  const std::string path = tmp("last_instant.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  const uint32_t n = w.declare("sm0", "in_flight", 32);
+  w.set(n, 2, 5);  // the first instant holds the initial values, whenever it is
+  w.set(n, 1, 30);
+  w.set(n, 0, 50);  // the run ends in this instant: still written
+  w.close(50);
+  w.set(n, 7, 60);  // after close: ignored
+  w.close(60);
+  EXPECT_EQ(body(slurp(path)), "#5\n$dumpvars\nb10 aaaaa\n$end\n#30\nb1 aaaaa\n#50\nb0 aaaaa\n");
+}
+
+TEST(VcdWriter, FullDiskFailsAtCloseNamingTheFile) {
+  gms::VcdWriter w("/dev/full", "1 ps");
+  const uint32_t n = w.declare("dram0", "queue", 32);
+  for (uint64_t t = 0; t < 100000; ++t) w.set(n, t & 7, t);  // more than one buffer
+  EXPECT_EQ(error_of([&] { w.close(100000); }), "/dev/full: write failed: No space left on device");
+}
+
+TEST(TraceSelector, WritesExactlyThePathGivenWithProbeValuesInPicoseconds) {
+  const std::string path = tmp("x.VCD");
+  std::remove(path.c_str());
+  std::remove((path + ".vcd").c_str());
+  gms::TraceSelector sel(path, {"sm*"});
+  gms::Probe<uint32_t> in_flight;
+  gms::Probe<bool> busy;
+  in_flight.attach(sel.file_for("sm0"), "sm0", "in_flight");
+  busy.attach(sel.file_for("sm0"), "sm0", "busy");
+  gms::Probe<uint64_t> untraced;
+  untraced.attach(sel.file_for("l1_0"), "l1_0", "hits");
+  EXPECT_TRUE(in_flight.on());
+  EXPECT_FALSE(untraced.on());
+  in_flight.set(3);
+  untraced.set(9);
+  sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_NS));
+  in_flight.set(5);
+  in_flight.set(4);
+  busy.set(true);
+  sel.close();  // at 10 ns: the pending changes are written
+  EXPECT_FALSE(exists(path + ".vcd"));
+  const std::string vcd = slurp(path);
+  EXPECT_EQ(vcd.find("l1_0"), std::string::npos);
+  EXPECT_EQ(body(vcd), "#0\n$dumpvars\nb11 aaaaa\n0aaaab\n$end\n#10000\nb100 aaaaa\n1aaaab\n");
+}
+
+TEST(TraceSelector, GlobThatSelectsNoBlockIsBadInputListingTheBlocks) {
+  gms::TraceSelector sel(tmp("globs.vcd"), {"sm*", "l2*"});
+  for (const char* b : {"sm0", "l1_0", "sm1", "l1_1", "sm10", "xbar", "xbar", "dram0"}) sel.file_for(b);
+  EXPECT_EQ(error_of([&] { sel.check_every_glob_matched(); }),
+            "--trace 'sm*,l2*': 'l2*' matches no block (blocks are dram0, l1_0..l1_1, sm0..sm10, xbar)");
+  gms::TraceSelector one(tmp("glob.vcd"), {"foo*"});
+  one.file_for("sm0");
+  EXPECT_EQ(error_of([&] { one.check_every_glob_matched(); }),
+            "--trace 'foo*': matches no block (blocks are sm0)");
+  gms::TraceSelector fine(tmp("fine.vcd"), {"sm*", "xbar"});
+  fine.file_for("sm0");
+  fine.file_for("xbar");
+  EXPECT_NO_THROW(fine.check_every_glob_matched());
+}
+
+TEST(TraceSelector, UnwritablePathIsBadInputNamingIt) {
+  const std::string path = tmp("missing/dir/wave.vcd");
+  EXPECT_EQ(error_of([&] { gms::TraceSelector sel(path, {"*"}); }),
+            path + ": cannot open for writing: No such file or directory");
+}
