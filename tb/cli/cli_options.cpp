@@ -1,6 +1,7 @@
 #include "tb/cli/cli_options.h"
 
 #include "models/common/config.h"
+#include "models/common/text_excerpt.h"
 
 namespace gms {
 
@@ -20,8 +21,9 @@ const char* cli_usage() {
          "                        kernelslist.g (or its folder), recognised by content\n"
          "  -o, --out DIR         output directory for stats.json and stats.csv (default: out)\n"
          "  --set KEY=VALUE       override a configuration key, e.g. --set l1.ways=8 (repeatable)\n"
-         "  --vcd FILE            write a VCD waveform of the traced blocks\n"
-         "  --trace GLOBS         blocks to trace, comma-separated globs (default: all), e.g. 'l1*,dram*'\n"
+         "  --vcd FILE            write a VCD waveform of the traced blocks to FILE (exactly this name)\n"
+         "  --trace GLOBS         with --vcd: blocks to trace, comma-separated globs (default: all), e.g.\n"
+         "                        'l1*,dram*'; each glob must match a block\n"
          "  --no-check            do not check loads against the golden memory\n"
          "  -q, --quiet           no progress line\n"
          "  -h, --help            this text\n";
@@ -49,7 +51,8 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     o.command = "record";
     ++i;
   } else if (first != "run") {
-    throw ConfigError("command line: unknown command '" + first + "' (expected 'run' or 'trace record')");
+    throw ConfigError("command line: unknown command " + quote_excerpt(first) +
+                      " (expected 'run' or 'trace record')");
   }
   ++i;
   auto need = [&](const std::string& flag) -> std::string {
@@ -71,21 +74,25 @@ CliOptions parse_cli(int argc, const char* const* argv) {
       o.trace_compression = need(a);
     else if (a == "--set")
       o.sets.push_back(need(a));
-    else if (a == "--vcd")
+    else if (a == "--vcd" && o.command == "run") {
       o.vcd_path = need(a);
-    else if (a == "--trace")
+      if (o.vcd_path.empty()) throw ConfigError("command line: --vcd needs a file name");
+    } else if (a == "--trace" && o.command == "run") {
       o.trace_globs = need(a);
-    else if (a == "--no-check")
+      o.trace_given = true;
+    } else if (a == "--no-check")
       o.check_data = false;
     else if (a == "-q" || a == "--quiet")
       o.quiet = true;
     else if (a == "-h" || a == "--help")
       o.command = "help";
     else
-      throw ConfigError("command line: unknown option '" + a + "'");
+      throw ConfigError("command line: unknown option " + quote_excerpt(a));
   }
   if (o.command == "run" && o.config_path.empty()) throw ConfigError("command line: run needs -c CONFIG");
   if (o.command == "run" && o.workload_path.empty()) throw ConfigError("command line: run needs -w WORKLOAD");
+  if (o.trace_given && o.vcd_path.empty())
+    throw ConfigError("command line: --trace selects the blocks written to the VCD: it needs --vcd FILE");
   if (o.command == "record" && o.workload_path.empty())
     throw ConfigError("command line: trace record needs -w WORKLOAD");
   if (o.command == "record" && !o.out_given) throw ConfigError("command line: trace record needs -o OUT");

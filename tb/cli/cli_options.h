@@ -16,7 +16,8 @@ struct CliOptions {
   std::string trace_compression = "zlib";  // trace record --compression: zlib | xz | none
   std::vector<std::string> sets;           // --set key=value (system config)
   std::string vcd_path;
-  std::string trace_globs = "*";
+  std::string trace_globs = "*";  // --trace (only with --vcd)
+  bool trace_given = false;
   bool check_data = true;
   bool quiet = false;
 };

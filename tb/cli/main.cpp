@@ -1,14 +1,16 @@
-// gpumemsys: runs a GPU memory system on a workload and reports. Exit status: 0 success, 2 bad input
-// (configuration, workload, command line), 3 the simulation failed (deadlock, lost response, data mismatch).
+// gpumemsys: runs a GPU memory system on a workload and reports. Exit status (docs/errors.md): 0 success,
+// 2 bad input (configuration, workload, trace, command line, an output path that cannot be opened), 3 the
+// simulation failed (deadlock, lost response, data mismatch) or an output file could not be written.
 #include <systemc>
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 #include "models/common/config.h"
+#include "models/common/output_file.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
 #include "tb/cli/rd_cmd.h"
@@ -48,6 +50,8 @@ int run(const gms::CliOptions& o) {
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   if (ec) throw gms::ConfigError(o.out_dir + ": cannot create output directory: " + ec.message());
+  // Opened before the run: a path that cannot be written is bad input, found before the simulation.
+  gms::OutputFile json_file(o.out_dir + "/stats.json"), csv_file(o.out_dir + "/stats.csv");
 
   gms::RunOptions ro;
   ro.vcd_path = o.vcd_path;
@@ -63,14 +67,17 @@ int run(const gms::CliOptions& o) {
   else
     workload->attach(sys.stats());
   if (accel) accel->attach_stats(sys.stats());
+  sys.check_trace_selection();
   gms::RunResult res = sys.run();
+  sys.close_trace();
 
-  {
-    std::ofstream js(o.out_dir + "/stats.json"), cs(o.out_dir + "/stats.csv");
-    if (!js || !cs) throw gms::ConfigError(o.out_dir + ": cannot write stats files");
-    sys.stats().write_json(js);
-    sys.stats().write_csv(cs);
-  }
+  std::ostringstream js, cs;
+  sys.stats().write_json(js);
+  sys.stats().write_csv(cs);
+  json_file.write(js.str());
+  json_file.close();
+  csv_file.write(cs.str());
+  csv_file.close();
   gms::print_summary(std::cout, sys.stats(), res, sys.checker());
   if (accel) accel->report(std::cout);
   std::cout << "  statistics written to " << o.out_dir << "/stats.json and stats.csv\n";
@@ -103,6 +110,9 @@ int sc_main(int argc, char** argv) {
   } catch (const gms::ConfigError& e) {
     std::cerr << "gpumemsys: error: " << e.what() << "\n";
     return 2;
+  } catch (const gms::OutputError& e) {
+    std::cerr << "gpumemsys: error: " << e.what() << "\n";
+    return 3;
   } catch (const std::exception& e) {
     // An exception thrown inside a SystemC process arrives wrapped in a multi-line sc_report: keep the
     // original message, one line.

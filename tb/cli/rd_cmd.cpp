@@ -3,10 +3,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +14,8 @@
 #include "models/analytic/rd_output.h"
 #include "models/analytic/rd_sweep.h"
 #include "models/common/config.h"
+#include "models/common/output_file.h"
+#include "models/common/text_excerpt.h"
 #include "tb/system/gpu_system.h"
 #include "tb/system/system_config.h"
 #include "tb/traces/workload_detect.h"
@@ -61,7 +63,7 @@ RdOptions parse(int argc, const char* const* argv) {
     else if (a == "-h" || a == "--help")
       o.help = true;
     else
-      throw ConfigError("command line: unknown rd option '" + a + "'");
+      throw ConfigError("command line: unknown rd option " + quote_excerpt(a));
   }
   if (o.help) return o;
   if (o.config_path.empty()) throw ConfigError("command line: rd needs -c CONFIG");
@@ -90,13 +92,13 @@ std::string python_with_matplotlib() {
 void plot(const std::string& mode, const std::string& csv, const std::string& png) {
   const std::string cmd =
       "'" + python_with_matplotlib() + "' '" + plot_script() + "' " + mode + " '" + csv + "' '" + png + "'";
-  if (std::system(cmd.c_str()) != 0) throw ConfigError("plot failed: " + cmd);
+  if (std::system(cmd.c_str()) != 0) throw OutputError(png + ": plot failed: " + cmd);
 }
 
-std::ofstream open_out(const std::string& path) {
-  std::ofstream f(path);
-  if (!f) throw ConfigError(path + ": cannot write");
-  return f;
+// Writes `text` to `out` and closes it (OutputError naming the file if that fails).
+void finish(OutputFile& out, const std::ostringstream& text) {
+  out.write(text.str());
+  out.close();
 }
 
 // Wraps the workload the SystemC model runs; at each kernel boundary (the dispatcher asks for the next
@@ -146,7 +148,7 @@ class SnapshotWorkload : public Workload {
   std::vector<std::string> names_;
 };
 
-int compare_sim(const RdOptions& o, const SystemConfig& cfg, const RdResult& model) {
+int compare_sim(const RdOptions& o, const SystemConfig& cfg, const RdResult& model, OutputFile& csv_file) {
   SnapshotWorkload w(load_any_workload(o.workload_path));
   RunOptions ro;
   ro.progress = !o.quiet;
@@ -159,7 +161,7 @@ int compare_sim(const RdOptions& o, const SystemConfig& cfg, const RdResult& mod
     return 3;
   }
   const auto sim = w.per_kernel();
-  std::ofstream csv = open_out(o.out_dir + "/rd_compare.csv");
+  std::ostringstream csv;
   csv << "kernel,name,sim_loads,sim_misses,sim_miss_rate,sim_hit_pending_rate,model_loads,model_misses,"
          "model_miss_rate,model_latency_rate,abs_diff\n";
   std::cout
@@ -184,6 +186,7 @@ int compare_sim(const RdOptions& o, const SystemConfig& cfg, const RdResult& mod
   }
   std::cout << "  mean absolute difference: " << (n ? sum / double(n) : 0.0) << " percentage points over "
             << n << " kernels\n";
+  finish(csv_file, csv);
   std::cout << "  written " << o.out_dir << "/rd_compare.csv\n";
   return 0;
 }
@@ -218,12 +221,19 @@ int run_rd_command(int argc, const char* const* argv) {
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   if (ec) throw ConfigError(o.out_dir + ": cannot create output directory: " + ec.message());
+  // Opened before the work: a path that cannot be written is bad input, reported before the run.
+  OutputFile json_file(o.out_dir + "/rd.json"), hist_file(o.out_dir + "/rd_histogram.csv");
+  std::unique_ptr<OutputFile> sweep_file, compare_file;
+  if (o.sweep) sweep_file = std::make_unique<OutputFile>(o.out_dir + "/rd_sweep.csv");
+  if (o.compare) compare_file = std::make_unique<OutputFile>(o.out_dir + "/rd_compare.csv");
 
   RdResult r = RdModel(p).run(*workload);
   {
-    std::ofstream js = open_out(o.out_dir + "/rd.json"), hs = open_out(o.out_dir + "/rd_histogram.csv");
+    std::ostringstream js, hs;
     write_rd_json(js, r, p);
     write_rd_histogram_csv(hs, r.total);
+    finish(json_file, js);
+    finish(hist_file, hs);
   }
   print_rd_summary(std::cout, r);
   std::cout << "  written " << o.out_dir << "/rd.json and rd_histogram.csv\n";
@@ -234,14 +244,15 @@ int run_rd_command(int argc, const char* const* argv) {
   if (o.sweep) {
     auto pts = rd_sweep(p, [&] { return load_any_workload(o.workload_path); });
     {
-      std::ofstream cs = open_out(o.out_dir + "/rd_sweep.csv");
+      std::ostringstream cs;
       write_sweep_csv(cs, pts);
+      finish(*sweep_file, cs);
     }
     plot("sweep", o.out_dir + "/rd_sweep.csv", o.out_dir + "/rd_sweep.png");
     std::cout << "  written " << o.out_dir << "/rd_sweep.csv and rd_sweep.png (" << pts.size()
               << " points)\n";
   }
-  if (o.compare) return compare_sim(o, cfg, r);
+  if (o.compare) return compare_sim(o, cfg, r, *compare_file);
   return 0;
 }
 

@@ -297,4 +297,12 @@ RunResult GpuSystem::run() {
   return res;
 }
 
+void GpuSystem::check_trace_selection() const {
+  if (trace_) trace_->check_every_glob_matched();
+}
+
+void GpuSystem::close_trace() {
+  if (trace_) trace_->close();
+}
+
 }  // namespace gms

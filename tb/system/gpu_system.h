@@ -74,6 +74,12 @@ class GpuSystem {
   // Every block that counts requests and responses has equal counts; otherwise lists the offenders.
   bool all_requests_answered(std::string* report) const;
 
+  // --vcd: ConfigError if a --trace glob selects no block (call before run()).
+  void check_trace_selection() const;
+  // --vcd: writes the values pending at the end of the run and closes the VCD (OutputError if a write
+  // failed). Call after run(); nothing without --vcd.
+  void close_trace();
+
  private:
   void build();
   void add_system_formulas();
