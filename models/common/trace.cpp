@@ -25,6 +25,7 @@ std::pair<std::string, long long> split_number(const std::string& n) {
 std::string summarize_blocks(std::vector<std::string> names) {
   std::sort(names.begin(), names.end(),
             [](const std::string& a, const std::string& b) { return split_number(a) < split_number(b); });
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   std::string out;
   for (size_t i = 0; i < names.size();) {
     const auto [stem, num] = split_number(names[i]);
@@ -62,7 +63,7 @@ bool TraceSelector::matches(const std::string& block_name) const {
 
 VcdWriter* TraceSelector::file_for(const std::string& block_name) const {
   if (!vcd_) return nullptr;
-  if (std::find(blocks_.begin(), blocks_.end(), block_name) == blocks_.end()) blocks_.push_back(block_name);
+  blocks_.push_back(block_name);  // duplicates removed when checked (a block may ask more than once)
   return matches(block_name) ? vcd_.get() : nullptr;
 }
 

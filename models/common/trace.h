@@ -39,7 +39,7 @@ class TraceSelector {
  private:
   std::unique_ptr<VcdWriter> vcd_;
   std::vector<std::string> globs_;
-  mutable std::vector<std::string> blocks_;  // the blocks that asked, in order, each once
+  mutable std::vector<std::string> blocks_;  // the blocks that asked (for the error message)
 };
 
 // One traced value of a block (an unsigned integer or a bool), declared only when the block is selected.
