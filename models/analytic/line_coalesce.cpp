@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/sm/coalescer.h"
+
 namespace gms {
 
 namespace {
@@ -33,12 +35,12 @@ class Distinct {
 
 // Lanes in address order (strided loads, e.g. a record per thread): their lines come in non-decreasing
 // order, so a line repeats only right after itself and no index is needed. False (out cleared) when a
-// lane goes back to an earlier line or wraps.
+// lane goes back to an earlier line or wraps past 2^64 (the general path reports it).
 bool ordered_lines(const WarpInst& inst, uint32_t mask, unsigned w, std::vector<uint64_t>& out) {
   for (uint32_t m = mask; m; m &= m - 1) {
-    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))], end = a + w;
-    const uint64_t first = a & ~(kLine - 1), last = (end - 1) & ~(kLine - 1);
-    if (end < a || (!out.empty() && first < out.back())) {
+    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))], last_byte = a + (w - 1);
+    const uint64_t first = a & ~(kLine - 1), last = last_byte & ~(kLine - 1);
+    if (last_byte < a || (!out.empty() && first < out.back())) {
       out.clear();
       return false;
     }
@@ -59,7 +61,7 @@ void coalesce_lines(const WarpInst& inst, std::vector<uint64_t>& out) {
   const uint32_t mask = inst.active_mask;
   if (!mask) return;
   // The common case: every active lane's first and last byte in the first active lane's line (a lane
-  // wrapping past the top of the address space fails this and touches nothing below).
+  // wrapping past the top of the address space fails this and is rejected below, as by the coalescer).
   const uint64_t line = inst.addr[unsigned(__builtin_ctz(mask))] & ~(kLine - 1);
   uint64_t diff = 0;
   if (mask == ~0u) {
@@ -87,9 +89,10 @@ void coalesce_lines(const WarpInst& inst, std::vector<uint64_t>& out) {
   if (ordered_lines(inst, mask, w, out)) return;
   Distinct d(out);
   for (uint32_t m = mask; m; m &= m - 1) {
-    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))], end = a + w;
-    if (end < a) continue;                           // wraps past the top: the coalescer touches nothing
-    const uint64_t last = (end - 1) & ~(kLine - 1);  // at most two lines (width <= 16)
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    const uint64_t a = inst.addr[lane], last_byte = a + (w - 1);
+    if (last_byte < a) throw std::invalid_argument(wrap_error(inst, lane));  // as the coalescer
+    const uint64_t last = last_byte & ~(kLine - 1);  // at most two lines (width <= 16)
     for (uint64_t l = a & ~(kLine - 1);; l += kLine) {
       d.add(l);
       if (l == last) break;

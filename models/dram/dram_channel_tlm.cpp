@@ -57,7 +57,8 @@ void DramChannel::transfer(const DramRequest& r) {
   uint8_t* data = t.get_data_ptr();
   const uint8_t* be = t.get_byte_enable_ptr();
   const unsigned be_len = be ? t.get_byte_enable_length() : 0;
-  const uint64_t end = r.addr + r.len;
+  // Offsets in the line (the request lies inside one line): r.addr + r.len is 0 for the last line.
+  const unsigned first = unsigned(r.addr - r.line), end = first + r.len;
   // One store access per run of adjacent chunks (a whole line is one run).
   for (unsigned k = 0; k < kChunksPerLine;) {
     if (!(r.chunks & (1u << k))) {
@@ -66,10 +67,10 @@ void DramChannel::transfer(const DramRequest& r) {
     }
     unsigned k_end = k + 1;
     while (k_end < kChunksPerLine && (r.chunks & (1u << k_end))) ++k_end;
-    uint64_t lo = std::max(r.line + k * kChunkBytes, r.addr);
-    uint64_t hi = std::min(r.line + k_end * kChunkBytes, end);
+    const unsigned lo_off = std::max(k * kChunkBytes, first), hi_off = std::min(k_end * kChunkBytes, end);
     k = k_end;
-    unsigned off = unsigned(lo - r.addr), n = unsigned(hi - lo);
+    const uint64_t lo = r.line + lo_off;
+    unsigned off = lo_off - first, n = hi_off - lo_off;
     if (!r.write) {
       store_.read(lo, data + off, n);
     } else if (!be_len) {

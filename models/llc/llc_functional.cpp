@@ -148,11 +148,14 @@ unsigned int LlcSlice::transport_dbg(Payload& t) {
   const unsigned be_len = t.get_byte_enable_length();
   unsigned done = len;
   if (!write) done = isock->transport_dbg(t);
-  for (uint64_t line = line_of(addr); line < addr + len; line += kLineBytes) {
-    const unsigned lo = unsigned(std::max(addr, line) - line);
-    const unsigned hi = unsigned(std::min<uint64_t>(addr + len, line + kLineBytes) - line);
+  // Line by line in payload offsets (addr + len and line + kLineBytes are 0 at the top of the space).
+  unsigned next = 0;
+  for (unsigned first = 0; first < len; first = next) {  // first: payload index of line byte lo
+    const uint64_t line = line_of(addr + first);
+    const unsigned lo = unsigned(addr + first - line);
+    const unsigned hi = unsigned(std::min<uint64_t>(lo + uint64_t(len - first), kLineBytes));
+    next = first + (hi - lo);
     ByteMask range = range_bytes(lo, hi - lo);
-    const unsigned first = unsigned(line + lo - addr);  // payload index of line byte lo
     if (be && be_len) {
       for (unsigned i = lo; i < hi; ++i)
         if (be[(first + i - lo) % be_len] != TLM_BYTE_ENABLED) range &= ~(ByteMask(1) << i);

@@ -1,5 +1,6 @@
 #include "models/sm/coalescer.h"
 
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,12 @@ namespace gms {
 namespace {
 
 using u128 = unsigned __int128;
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
+}
 
 // Bits [0, n) of the 128-bit byte mask of a line.
 u128 bytes_below(unsigned n) {
@@ -59,7 +66,7 @@ class LineIndex {
 bool coalesce_unit_stride(const WarpInst& inst, unsigned width, std::vector<LineRequest>& out) {
   if (inst.active_mask != 0xffffffffu) return false;
   const uint64_t base = inst.addr[0], span = uint64_t(width) * kWarpSize;
-  if (base % width || line_of(base) != line_of(base + span - 1) || base + span < base) return false;
+  if (base % width || line_of(base) != line_of(base + span - 1) || base + (span - 1) < base) return false;
   uint64_t off = 0;
   for (unsigned l = 0; l < kWarpSize; ++l) off |= inst.addr[l] ^ (base + uint64_t(l) * width);
   if (off) return false;
@@ -75,8 +82,8 @@ bool coalesce_unit_stride(const WarpInst& inst, unsigned width, std::vector<Line
 // inside one 64-bit word of its byte mask (always so for width-aligned accesses). False, with `out`
 // untouched, when some lane is not.
 bool coalesce_one_line(const WarpInst& inst, unsigned width, std::vector<LineRequest>& out) {
+  // A lane inside one 64-bit word of the line cannot wrap past 2^64, not even in the very last line.
   const uint64_t line = line_of(inst.addr[unsigned(__builtin_ctz(inst.active_mask))]);
-  if (line == line_of(~uint64_t(0))) return false;  // an access may wrap past the top: the general path
   const uint64_t lane_bytes = (uint64_t(1) << width) - 1;
   uint64_t bytes[2] = {0, 0};
   for (uint32_t m = inst.active_mask; m; m &= m - 1) {
@@ -94,6 +101,19 @@ bool coalesce_one_line(const WarpInst& inst, unsigned width, std::vector<LineReq
 }
 
 }  // namespace
+
+int first_wrapping_lane(const WarpInst& inst) {
+  for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+    const unsigned lane = unsigned(__builtin_ctz(m));
+    if (inst.addr[lane] + (inst.width ? inst.width - 1u : 0u) < inst.addr[lane]) return int(lane);
+  }
+  return -1;
+}
+
+std::string wrap_error(const WarpInst& inst, unsigned lane) {
+  return "lane " + std::to_string(lane) + " address " + hex(inst.addr[lane]) + " + " +
+         std::to_string(inst.width) + " bytes wraps past 2^64";
+}
 
 void LineRequest::touch_bytes(unsigned lo, unsigned hi) {
   set_bytes(byte_mask, lo, hi);
@@ -127,9 +147,10 @@ void Coalescer::coalesce(const WarpInst& inst, std::vector<LineRequest>& out) {
   for (uint32_t m = inst.active_mask; m;) {
     const unsigned lane = unsigned(__builtin_ctz(m));
     m &= m - 1;
-    const uint64_t a = inst.addr[lane], end = a + w;
+    const uint64_t a = inst.addr[lane], last = a + (w - 1);  // last byte: no overflow in the last line
+    if (last < a) throw std::invalid_argument(wrap_error(inst, lane));
     const unsigned word_off = unsigned(a % 64);
-    if (word_off + w <= 64 && end > a) {
+    if (word_off + w <= 64) {
       // Within one 64-bit word of the byte mask (always so for width-aligned accesses): one shift.
       const uint64_t line = line_of(a);
       if (line != run_line) {
@@ -140,20 +161,28 @@ void Coalescer::coalesce(const WarpInst& inst, std::vector<LineRequest>& out) {
       run_bytes[(a % kLineBytes) / 64] |= lane_bytes << word_off;
       continue;
     }
-    // Misaligned: maybe crossing into the next line, or wrapping past the top of the address space
-    // (which touches nothing).
+    // Misaligned: maybe crossing into the next line (at most two lines: width <= 16).
     flush();
-    for (uint64_t line = line_of(a); line < end; line += kLineBytes) {
+    for (uint64_t line = line_of(a);; line += kLineBytes) {
       LineRequest& r = index.find_or_add(out, line);
       r.lanes |= 1u << lane;
       const unsigned lo = a > line ? unsigned(a - line) : 0;
-      const unsigned hi = end - line < kLineBytes ? unsigned(end - line) : kLineBytes;
+      const unsigned hi = last - line < kLineBytes ? unsigned(last - line) + 1 : kLineBytes;
       set_bytes(r.byte_mask, lo, hi);
+      if (line == line_of(last)) break;
     }
   }
   flush();
-  // Chunk masks once per line rather than once per lane.
-  for (LineRequest& r : out) r.chunk_mask = chunks_of(r.byte_mask);
+  // Chunk masks once per line rather than once per lane; every active lane must be in some line (an
+  // instruction whose lane made no request would never be answered nor checked).
+  uint32_t lanes = 0;
+  for (LineRequest& r : out) {
+    r.chunk_mask = chunks_of(r.byte_mask);
+    lanes |= r.lanes;
+  }
+  if (lanes != inst.active_mask)
+    throw std::logic_error("coalescer: active lanes " + hex(inst.active_mask & ~lanes) + " at pc " +
+                           hex(inst.pc) + " made no line request");
 }
 
 }  // namespace gms

@@ -2,6 +2,7 @@
 // each with the 32 B chunk (sector) mask the lanes touch (papers 000 sec. 3.2, 001, 002, 003 sec. 4.1).
 #pragma once
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "models/sm/workload.h"
@@ -18,10 +19,18 @@ struct LineRequest {
   void touch_bytes(unsigned lo, unsigned hi);  // [lo, hi) within the line
 };
 
+// Every access must fit below 2^64: bytes [addr, addr + width) with addr + width <= 2^64 (the very last
+// line, 0xffffffffffffff80, is an ordinary line). The first active lane whose access wraps past the top,
+// or -1; and the message for it: "lane 5 address 0xfffffffffffffffe + 4 bytes wraps past 2^64". Trace
+// readers reject such instructions as bad input with this message.
+int first_wrapping_lane(const WarpInst& inst);
+std::string wrap_error(const WarpInst& inst, unsigned lane);
+
 class Coalescer {
  public:
   // Line requests in order of first touch by lane index; an access crossing a line boundary is split
-  // across both lines. Throws std::invalid_argument for a width other than 1, 2, 4, 8 or 16.
+  // across both lines; every active lane is in at least one request. Throws std::invalid_argument for a
+  // width other than 1, 2, 4, 8 or 16 and for a lane whose access wraps past 2^64 (wrap_error()).
   static void coalesce(const WarpInst& inst, std::vector<LineRequest>& out);
   // Same, into a buffer owned by the coalescer (reused: no allocation in steady state).
   const std::vector<LineRequest>& run(const WarpInst& inst) {

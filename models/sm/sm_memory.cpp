@@ -1,5 +1,6 @@
 // SmCore's memory side: instruction issue and coalescing, the one-line-per-cycle memory pipeline to the
 // L1, and responses.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -197,11 +198,13 @@ bool SmCore::on_response(Payload& t) {
   --in_flight_;
   in_flight_probe_.set(in_flight_);
   if (rec.kind == MemKind::Load && observer_) {
-    const uint64_t line_addr = r.line_addr, line_end = line_addr + kLineBytes;
+    // Offsets in the line, modulo 2^64: line_addr + kLineBytes is 0 for the last line, 0xffffffffffffff80.
+    const uint64_t line_addr = r.line_addr;
     for (uint32_t m = line.lanes; m; m &= m - 1) {
-      const uint64_t a = rec.inst.addr[unsigned(__builtin_ctz(m))], e = a + rec.inst.width;
-      const uint64_t lo = a > line_addr ? a : line_addr, hi = e < line_end ? e : line_end;
-      observer_->on_load(w.uid, lo, t.get_data_ptr() + (lo - line_addr), unsigned(hi - lo));
+      const uint64_t a = rec.inst.addr[unsigned(__builtin_ctz(m))];
+      const uint64_t lo = a > line_addr ? a - line_addr : 0;  // a lane from the previous line starts at 0
+      const uint64_t hi = std::min<uint64_t>(a + rec.inst.width - line_addr, kLineBytes);
+      observer_->on_load(w.uid, line_addr + lo, t.get_data_ptr() + lo, unsigned(hi - lo));
     }
   }
   if (--rec.lines_left == 0) {

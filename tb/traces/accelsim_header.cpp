@@ -1,4 +1,5 @@
 #include "tb/traces/accelsim_header.h"
+#include "models/common/text_excerpt.h"
 
 #include <cstdio>
 
@@ -17,7 +18,7 @@ std::string trim(const std::string& s) {
 uint64_t number(const LineReader& r, const std::string& key, const std::string& v, bool hex, uint64_t max) {
   uint64_t x = 0;
   const bool ok = hex ? parse_hex_u64(v, x) : parse_dec_u64(v, x);
-  if (!ok || x > max) r.fail("-" + key + ": bad value '" + v + "'");
+  if (!ok || x > max) r.fail("-" + key + ": bad value " + quote_excerpt(v));
   return x;
 }
 
@@ -27,7 +28,7 @@ std::array<uint32_t, 3> dim3(const LineReader& r, const std::string& key, const 
   int used = 0;
   if (std::sscanf(v.c_str(), "(%llu,%llu,%llu)%n", &x, &y, &z, &used) != 3 || size_t(used) != v.size() ||
       x == 0 || y == 0 || z == 0 || x > UINT32_MAX || y > UINT32_MAX || z > UINT32_MAX)
-    r.fail("-" + key + ": bad value '" + v + "' (expected (x,y,z), each at least 1)");
+    r.fail("-" + key + ": bad value " + quote_excerpt(v) + " (expected (x,y,z), each at least 1)");
   d = {uint32_t(x), uint32_t(y), uint32_t(z)};
   return d;
 }
@@ -44,9 +45,9 @@ AccelKernelHeader read_accelsim_header(LineReader& r) {
     if (t.empty()) continue;
     if (t == "#BEGIN_TB") break;
     if (t[0] == '#') continue;
-    if (t[0] != '-') r.fail("expected a header line '-key = value' or #BEGIN_TB, got '" + t + "'");
+    if (t[0] != '-') r.fail("expected a header line '-key = value' or #BEGIN_TB, got " + quote_excerpt(t));
     const size_t eq = t.find('=');
-    if (eq == std::string::npos) r.fail("header line without '=': '" + t + "'");
+    if (eq == std::string::npos) r.fail("header line without '=': " + quote_excerpt(t));
     const std::string key = trim(t.substr(1, eq - 1));
     const std::string v = trim(t.substr(eq + 1));
     if (key == "kernel name") {
@@ -75,12 +76,17 @@ AccelKernelHeader read_accelsim_header(LineReader& r) {
     } else if (key == "nvbit version") {
       h.nvbit_version = v;
     } else if (key == "accelsim tracer version") {
-      h.format.version = unsigned(number(r, key, v, false, 1000));
+      uint64_t version = 0;
+      if (!parse_dec_u64(v, version) || version < kAccelMinVersion || version > kAccelMaxVersion)
+        r.fail("-accelsim tracer version " + quote_excerpt(v) + " is not supported (this importer reads " +
+               "versions " + std::to_string(kAccelMinVersion) + " to " + std::to_string(kAccelMaxVersion) +
+               ")");
+      h.format.version = unsigned(version);
       have_version = true;
     } else if (key == "enable lineinfo") {
       h.format.lineinfo = number(r, key, v, false, 1) != 0;
     } else {
-      r.fail("unknown header key '-" + key + "'");
+      r.fail("unknown header key " + quote_excerpt("-" + key));
     }
   }
   const char* missing = !have_name      ? "-kernel name"

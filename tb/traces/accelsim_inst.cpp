@@ -1,4 +1,5 @@
 #include "tb/traces/accelsim_inst.h"
+#include "models/common/text_excerpt.h"
 
 #include <bitset>
 #include <cstdio>
@@ -36,7 +37,7 @@ void split_fields(const std::string& line, std::vector<std::string_view>& out) {
 }
 
 std::string q(std::string_view s) {
-  return "'" + std::string(s) + "'";
+  return quote_excerpt(s);
 }
 
 // Walks the fields of one line; running out of fields is a "wrong field count" error.

@@ -26,6 +26,10 @@ enum class AccelOp : uint8_t {
   Exit,         // EXIT
 };
 
+// Tracer versions this importer reads (-accelsim tracer version): 1 and 2 with thread block and warp ids on
+// every line, 3, 4 (optional line numbers), 5 (a trailing immediate). Others are rejected.
+constexpr unsigned kAccelMinVersion = 1, kAccelMaxVersion = 5;
+
 // How the lines of one kernel are laid out (from its header).
 struct AccelInstFormat {
   unsigned version = 5;   // -accelsim tracer version

@@ -1,8 +1,10 @@
 #include "tb/traces/accelsim_kernel.h"
+#include "models/common/text_excerpt.h"
 
 #include <bitset>
 #include <cstdio>
 
+#include "models/sm/coalescer.h"
 #include "tb/traces/compressed_input.h"
 
 namespace gms {
@@ -25,7 +27,7 @@ uint64_t keyed_number(const LineReader& r, const std::string& t, const char* key
   uint64_t v = 0;
   if (eq == std::string::npos || trim(t.substr(0, eq)) != key || !parse_dec_u64(trim(t.substr(eq + 1)), v) ||
       v > max)
-    r.fail("malformed line '" + t + "' (expected '" + key + " = <number>')");
+    r.fail("malformed line " + quote_excerpt(t) + " (expected '" + key + " = <number>')");
   return v;
 }
 
@@ -70,7 +72,7 @@ std::unique_ptr<CtaWork> AccelSimKernel::next_cta() {
                   " thread blocks read, the grid has " + std::to_string(info_.num_ctas));
       const std::string t = trim(line_);
       if (t.empty()) continue;
-      if (t != "#BEGIN_TB") in_->fail("expected #BEGIN_TB, got '" + t + "'");
+      if (t != "#BEGIN_TB") in_->fail("expected #BEGIN_TB, got " + quote_excerpt(t));
       break;
     }
   }
@@ -89,8 +91,8 @@ std::unique_ptr<CtaWork> AccelSimKernel::next_cta() {
 void AccelSimKernel::check_no_more_tbs() {
   while (in_->next(line_))
     if (!trim(line_).empty())
-      in_->fail("more thread blocks than the grid's " + std::to_string(info_.num_ctas) + ": '" + trim(line_) +
-                "'");
+      in_->fail("more thread blocks than the grid's " + std::to_string(info_.num_ctas) + ": " +
+                quote_excerpt(trim(line_)));
   in_.reset();  // frees the decoder's buffers
 }
 
@@ -112,7 +114,7 @@ void AccelSimKernel::read_tb(AccelCtaTrace& cta) {
       int used = 0;
       if (std::sscanf(t.c_str(), "thread block = %llu,%llu,%llu%n", &x, &y, &z, &used) != 3 ||
           size_t(used) != t.size())
-        in_->fail("malformed line '" + t + "' (expected 'thread block = x,y,z')");
+        in_->fail("malformed line " + quote_excerpt(t) + " (expected 'thread block = x,y,z')");
       if (x >= header_.grid[0] || y >= header_.grid[1] || z >= header_.grid[2])
         in_->fail("thread block " + std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) +
                   " lies outside the grid");
@@ -133,10 +135,20 @@ void AccelSimKernel::read_tb(AccelCtaTrace& cta) {
       const uint64_t n = keyed_number(*in_, trim(line_), "insts", UINT32_MAX);
       read_warp(cta, uint32_t(w), n, warp_line);
     } else {
-      in_->fail("unexpected line in a thread block: '" + t + "'");
+      in_->fail("unexpected line in a thread block: " + quote_excerpt(t));
     }
   }
   if (!have_id) in_->fail("thread block without 'thread block = x,y,z'");
+}
+
+void AccelSimKernel::check_fits(const AccelInst& in) const {
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    if ((in.mask >> lane & 1) && in.addr[lane] + (in.width - 1) < in.addr[lane]) {
+      WarpInst w;
+      w.width = uint8_t(in.width);
+      w.addr = in.addr;
+      in_->fail(wrap_error(w, lane));
+    }
 }
 
 void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts, uint64_t first_line) {
@@ -173,6 +185,7 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
       ++gap;  // one issue cycle; carried to the warp's next memory instruction
       continue;
     }
+    check_fits(inst_);
     AccelCtaTrace::Inst m;
     m.pc = inst_.pc;
     m.mask = inst_.mask;

@@ -5,12 +5,15 @@
 #include <regex>
 
 #include "models/common/config.h"
+#include "models/common/text_excerpt.h"
 #include "tb/traces/accelsim_kernel.h"
 #include "tb/traces/compressed_input.h"
 
 namespace gms {
 
 namespace {
+
+constexpr size_t kPathExcerpt = 200;  // paths are quoted longer than other text
 
 bool is_dir(const std::string& p) {
   struct stat st;
@@ -46,8 +49,10 @@ bool is_memcpy_line(const std::string& t) {
   return std::regex_match(t, re);
 }
 
+// A kernel trace file: "kernel-3.traceg", "traces/kernel-3.traceg.xz", "/abs/path/app-k1.traceg": any path
+// whose name ends in .traceg or .trace (optionally .xz or .gz).
 bool is_kernel_line(const std::string& t) {
-  static const std::regex re(R"(kernel-[0-9]+\.traceg?(\.xz|\.gz)?)");
+  static const std::regex re(R"((.*/)?[^/]+\.traceg?(\.xz|\.gz)?)");
   return std::regex_match(t, re);
 }
 
@@ -92,12 +97,14 @@ std::unique_ptr<Workload> load_list(const std::string& list) {
     if (t.empty()) continue;
     if (t.rfind("Memcpy", 0) == 0) {
       if (!is_memcpy_line(t))
-        r.fail("malformed memcpy line '" + t + "' (expected MemcpyHtoD,0x<address>,<bytes>)");
+        r.fail("malformed memcpy line " + quote_excerpt(t) + " (expected MemcpyHtoD,0x<address>,<bytes>)");
       ++memcpys;
       continue;
     }
-    if (t.rfind("kernel", 0) != 0)
-      r.fail("unknown line '" + t + "' (expected MemcpyHtoD,... or kernel-N.traceg)");
+    if (!is_kernel_line(t))
+      r.fail("unknown line " + quote_excerpt(t) +
+             " (expected MemcpyHtoD,... or a kernel trace like kernel-N.traceg)");
+    // Absolute paths as they are, relative ones (subfolders too) from the list's folder.
     std::string path = t[0] == '/' ? t : dir + "/" + t;
     if (!is_file(path)) {
       // A post-processed list names kernel-N.traceg; accept the file compressed afterwards.
@@ -106,7 +113,8 @@ std::unique_ptr<Workload> load_list(const std::string& list) {
       else if (is_file(path + ".gz"))
         path += ".gz";
       else
-        r.fail("kernel trace file '" + path + "' not found");
+        r.fail(quote_excerpt(t, kPathExcerpt) + " not found (no file " + quote_excerpt(path, kPathExcerpt) +
+               ", nor with .xz or .gz)");
     }
     files.push_back(path);
     names.push_back(t);

@@ -2,6 +2,7 @@
 // Errors name the record (1-based, every tagged record and every instruction counts) and its byte offset
 // in the decompressed record stream.
 #include "models/common/config.h"
+#include "models/sm/coalescer.h"
 #include "tb/traces/native_block_io.h"
 #include "tb/traces/native_format.h"
 
@@ -53,6 +54,9 @@ class BinarySource : public NativeTraceSource {
     out.name = get_string();
     if (out.num_ctas == 0) fail("grid 0: a kernel needs at least one CTA");
     if (out.threads_per_cta == 0) fail("block 0: a CTA needs at least one thread");
+    if (out.threads_per_cta > kMaxTraceThreadsPerCta)
+      fail("block " + std::to_string(out.threads_per_cta) + ": more than " +
+           std::to_string(kMaxTraceThreadsPerCta) + " threads per CTA");
     ++kernels_;
     return true;
   }
@@ -82,6 +86,8 @@ class BinarySource : public NativeTraceSource {
       for (uint32_t i = 0; i < n; ++i) {
         begin_record();
         decode_inst(*this, st, t_);
+        if (const int lane = first_wrapping_lane(t_.inst); lane >= 0)
+          fail(wrap_error(t_.inst, unsigned(lane)));
         ++pw.count;
       }
       capture_ = nullptr;

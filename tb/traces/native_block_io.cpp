@@ -40,14 +40,21 @@ void BlockWriter::write(const void* p, size_t n) {
   if (n && std::fwrite(p, 1, n, f_) != n) throw ConfigError(path_ + ": write failed");
 }
 
-void BlockWriter::flush_block() {
-  if (raw_.empty()) return;
-  const uint8_t* data = raw_.data();
-  size_t size = raw_.size();
+void BlockWriter::flush_full_blocks() {
+  // A warp's records can be much longer than a block: cut the stream into 1 MiB blocks anywhere (the
+  // reader concatenates them) and keep the rest for the next call.
+  size_t done = 0;
+  for (; raw_.size() - done >= kBlockBytes; done += kBlockBytes) write_block(raw_.data() + done, kBlockBytes);
+  raw_.erase(raw_.begin(), raw_.begin() + std::ptrdiff_t(done));
+}
+
+void BlockWriter::write_block(const uint8_t* raw, size_t raw_size) {
+  const uint8_t* data = raw;
+  size_t size = raw_size;
   if (comp_ == TraceCompression::Zlib) {
-    uLongf n = compressBound(uLong(raw_.size()));
+    uLongf n = compressBound(uLong(raw_size));
     packed_.resize(n);
-    if (compress2(packed_.data(), &n, raw_.data(), uLong(raw_.size()), 6) != Z_OK)
+    if (compress2(packed_.data(), &n, raw, uLong(raw_size), 6) != Z_OK)
       throw ConfigError(path_ + ": zlib compression failed");
     data = packed_.data();
     size = n;
@@ -56,24 +63,25 @@ void BlockWriter::flush_block() {
     lzma_lzma_preset(&opt, 6);
     opt.dict_size = uint32_t(kBlockBytes);
     lzma_filter filters[] = {{LZMA_FILTER_LZMA2, &opt}, {LZMA_VLI_UNKNOWN, nullptr}};
-    packed_.resize(lzma_stream_buffer_bound(raw_.size()));
+    packed_.resize(lzma_stream_buffer_bound(raw_size));
     size_t n = 0;
-    if (lzma_stream_buffer_encode(filters, LZMA_CHECK_CRC32, nullptr, raw_.data(), raw_.size(),
-                                  packed_.data(), &n, packed_.size()) != LZMA_OK)
+    if (lzma_stream_buffer_encode(filters, LZMA_CHECK_CRC32, nullptr, raw, raw_size, packed_.data(), &n,
+                                  packed_.size()) != LZMA_OK)
       throw ConfigError(path_ + ": xz compression failed");
     data = packed_.data();
     size = n;
   }
   uint8_t h[8];
-  put_u32(h, uint32_t(raw_.size()));
+  put_u32(h, uint32_t(raw_size));
   put_u32(h + 4, uint32_t(size));
   write(h, sizeof h);
   write(data, size);
-  raw_.clear();
 }
 
 void BlockWriter::finish() {
-  flush_block();
+  flush_full_blocks();
+  if (!raw_.empty()) write_block(raw_.data(), raw_.size());
+  raw_.clear();
   const uint8_t end[8] = {};
   write(end, sizeof end);
   const bool ok = std::fclose(f_) == 0;
@@ -96,7 +104,15 @@ BlockReader::BlockReader(const std::string& path, std::function<void(const std::
   if (h[9] > uint8_t(TraceCompression::Xz))
     throw ConfigError(path + ": byte 9: unknown compression mode " + std::to_string(h[9]) +
                       " (expected 0 none, 1 zlib, 2 xz)");
+  for (size_t i = 10; i < kFileHeaderBytes; ++i)
+    if (h[i] != 0)
+      throw ConfigError(path + ": byte " + std::to_string(i) + ": reserved header byte is " +
+                        std::to_string(h[i]) + " (must be 0)");
   comp_ = TraceCompression(h[9]);
+  // The largest a compressed 1 MiB block can be (incompressible data grows a little).
+  max_stored_ = kBlockBytes;
+  if (comp_ == TraceCompression::Zlib) max_stored_ = compressBound(uLong(kBlockBytes));
+  if (comp_ == TraceCompression::Xz) max_stored_ = lzma_stream_buffer_bound(kBlockBytes);
 }
 
 BlockReader::~BlockReader() {
@@ -118,11 +134,17 @@ bool BlockReader::load_block() {
   if (raw_size == 0) {
     if (size != 0) fail("corrupt end block at file offset " + std::to_string(file_offset_));
     ended_ = true;
+    // The end block ends the file: anything after it is corruption or a second file glued on.
+    if (std::fgetc(f_) != EOF)
+      fail("bytes after the end block: the file must end at file offset " + std::to_string(file_offset_ + 8));
     return false;
   }
-  if (raw_size > kBlockBytes * 16 || size > kBlockBytes * 32)
-    fail("corrupt block header at file offset " + std::to_string(file_offset_) + " (sizes " +
-         std::to_string(raw_size) + ", " + std::to_string(size) + ")");
+  if (raw_size > kBlockBytes)
+    fail("block at file offset " + std::to_string(file_offset_) + " holds " + std::to_string(raw_size) +
+         " bytes, more than the 1 MiB (" + std::to_string(kBlockBytes) + " bytes) limit");
+  if (size > max_stored_ || (comp_ == TraceCompression::None && size != raw_size))
+    fail("corrupt block header at file offset " + std::to_string(file_offset_) + " (stored size " +
+         std::to_string(size) + " for " + std::to_string(raw_size) + " bytes)");
   packed_.resize(size);
   if (std::fread(packed_.data(), 1, size, f_) != size)
     fail("truncated file: block at file offset " + std::to_string(file_offset_) + " is cut short");

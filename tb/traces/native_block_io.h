@@ -24,12 +24,13 @@ class BlockWriter {
 
   std::vector<uint8_t>& buffer() { return raw_; }  // append record bytes here, then call maybe_flush()
   void maybe_flush() {
-    if (raw_.size() >= kBlockBytes) flush_block();
+    if (raw_.size() >= kBlockBytes) flush_full_blocks();
   }
   void finish();  // last block, end block, close; ConfigError on a write failure
 
  private:
-  void flush_block();
+  void flush_full_blocks();  // every whole 1 MiB block of raw_, the rest stays
+  void write_block(const uint8_t* raw, size_t raw_size);
   void write(const void* p, size_t n);
   std::string path_;
   TraceCompression comp_;
@@ -66,6 +67,7 @@ class BlockReader {
   std::vector<uint8_t> raw_, packed_;
   size_t pos_ = 0;
   uint64_t offset_ = 0, file_offset_ = kFileHeaderBytes;
+  size_t max_stored_ = kBlockBytes;  // stored size limit of a block (by compression)
   bool ended_ = false;
 };
 

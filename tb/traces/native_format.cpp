@@ -1,4 +1,5 @@
 #include "tb/traces/native_format.h"
+#include "models/common/text_excerpt.h"
 
 #include <cstring>
 #include <fstream>
@@ -17,14 +18,14 @@ TraceFormat trace_format_for_path(const std::string& path) {
 TraceFormat parse_trace_format(const std::string& s, const std::string& what) {
   if (s == "text") return TraceFormat::Text;
   if (s == "binary") return TraceFormat::Binary;
-  throw ConfigError(what + ": '" + s + "' is not one of: binary, text");
+  throw ConfigError(what + ": " + quote_excerpt(s) + " is not one of: binary, text");
 }
 
 TraceCompression parse_trace_compression(const std::string& s, const std::string& what) {
   if (s == "none") return TraceCompression::None;
   if (s == "zlib") return TraceCompression::Zlib;
   if (s == "xz") return TraceCompression::Xz;
-  throw ConfigError(what + ": '" + s + "' is not one of: none, xz, zlib");
+  throw ConfigError(what + ": " + quote_excerpt(s) + " is not one of: none, xz, zlib");
 }
 
 NativeKind sniff_native(const std::string& path) {

@@ -16,6 +16,8 @@ namespace gms {
 constexpr const char* kTextMagic = "gmstrace";  // first line: "gmstrace 1"
 constexpr char kBinaryMagic[8] = {'G', 'M', 'S', 'T', 'R', 'A', 'C', 'E'};
 constexpr unsigned kNativeVersion = 1;
+// Both readers reject larger CTAs (the CUDA limit): a corrupt block size must not allocate warps in bulk.
+constexpr uint32_t kMaxTraceThreadsPerCta = 1024;
 
 enum class TraceFormat { Text, Binary };
 enum class TraceCompression : uint8_t { None = 0, Zlib = 1, Xz = 2 };

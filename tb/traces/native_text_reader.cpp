@@ -3,6 +3,8 @@
 #include <string_view>
 
 #include "models/common/config.h"
+#include "models/common/text_excerpt.h"
+#include "models/sm/coalescer.h"
 #include "tb/traces/native_format.h"
 
 namespace gms {
@@ -24,10 +26,10 @@ class TextSource : public NativeTraceSource {
     if (toks_.size() != 2 || toks_[0] != kTextMagic)
       fail("not a native text trace: expected 'gmstrace " + std::to_string(kNativeVersion) + "'");
     if (parse_udec(toks_[1], "version", UINT32_MAX) != kNativeVersion)
-      fail("unsupported version " + std::string(toks_[1]) + " (this reader knows " +
+      fail("unsupported version " + escape_excerpt(toks_[1]) + " (this reader knows " +
            std::to_string(kNativeVersion) + ")");
     if (!next_line()) truncated("'workload NAME'");
-    if (toks_[0] != "workload") fail("expected 'workload NAME', found '" + std::string(toks_[0]) + "'");
+    if (toks_[0] != "workload") fail("expected 'workload NAME', found " + quote_excerpt(toks_[0]));
     name_ = rest_after(toks_[0]);
   }
 
@@ -46,7 +48,7 @@ class TextSource : public NativeTraceSource {
       return false;
     }
     if (toks_[0] != "kernel")
-      fail("expected 'kernel' or 'end', found '" + std::string(toks_[0]) + "'" +
+      fail("expected 'kernel' or 'end', found " + quote_excerpt(toks_[0]) +
            (toks_[0] == "cta" ? " (more CTA sections than the kernel's grid)" : ""));
     if (toks_.size() < 6)
       fail("kernel line needs 5 fields (grid= block= regs= shmem= name=), found " +
@@ -59,6 +61,9 @@ class TextSource : public NativeTraceSource {
     out.name = rest_after(toks_[5].substr(0, 5));
     if (out.num_ctas == 0) fail("grid=0: a kernel needs at least one CTA");
     if (out.threads_per_cta == 0) fail("block=0: a CTA needs at least one thread");
+    if (out.threads_per_cta > kMaxTraceThreadsPerCta)
+      fail("block=" + std::to_string(out.threads_per_cta) + ": more than " +
+           std::to_string(kMaxTraceThreadsPerCta) + " threads per CTA");
     ++kernels_;
     return true;
   }
@@ -66,8 +71,8 @@ class TextSource : public NativeTraceSource {
   void read_cta(uint32_t expected_id, uint32_t warps, std::vector<PackedWarp>& out) override {
     if (!next_line()) truncated("'cta " + std::to_string(expected_id) + "'");
     if (toks_[0] != "cta")
-      fail("expected 'cta " + std::to_string(expected_id) + "', found '" + std::string(toks_[0]) +
-           "' (fewer CTA sections than the kernel's grid)");
+      fail("expected 'cta " + std::to_string(expected_id) + "', found " + quote_excerpt(toks_[0]) +
+           " (fewer CTA sections than the kernel's grid)");
     expect_fields(2, "cta ID");
     const uint64_t id = parse_udec(toks_[1], "CTA id", UINT32_MAX);
     if (id != expected_id)
@@ -78,7 +83,7 @@ class TextSource : public NativeTraceSource {
       pw.clear();
       if (!next_line()) truncated("'warp " + std::to_string(w) + " COUNT'");
       if (toks_[0] != "warp")
-        fail("expected 'warp " + std::to_string(w) + " COUNT', found '" + std::string(toks_[0]) + "' (CTA " +
+        fail("expected 'warp " + std::to_string(w) + " COUNT', found " + quote_excerpt(toks_[0]) + " (CTA " +
              std::to_string(expected_id) + " has " + std::to_string(warps) + " warps)");
       expect_fields(3, "warp INDEX COUNT");
       const uint64_t idx = parse_udec(toks_[1], "warp index", UINT32_MAX);
@@ -140,9 +145,9 @@ class TextSource : public NativeTraceSource {
     uint64_t v = 0;
     if (s.empty()) fail(std::string(what) + ": empty");
     for (char c : s) {
-      if (c < '0' || c > '9') fail(std::string(what) + ": '" + std::string(s) + "' is not a decimal number");
+      if (c < '0' || c > '9') fail(std::string(what) + ": " + quote_excerpt(s) + " is not a decimal number");
       if (v > (max - uint64_t(c - '0')) / 10)
-        fail(std::string(what) + ": " + std::string(s) + " is too large");
+        fail(std::string(what) + ": " + escape_excerpt(s) + " is too large");
       v = v * 10 + uint64_t(c - '0');
     }
     return v;
@@ -158,11 +163,11 @@ class TextSource : public NativeTraceSource {
     std::string_view d = s;
     if (d.size() >= 2 && d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) d.remove_prefix(2);
     if (d.empty() || d.size() > 16)
-      fail(std::string(what) + ": '" + std::string(s) + "' is not a hex " + what);
+      fail(std::string(what) + ": " + quote_excerpt(s) + " is not a hex " + what);
     uint64_t v = 0;
     for (char c : d) {
       const int h = hex_digit(c);
-      if (h < 0) fail(std::string(what) + ": '" + std::string(s) + "' is not a hex " + what);
+      if (h < 0) fail(std::string(what) + ": " + quote_excerpt(s) + " is not a hex " + what);
       v = v << 4 | uint64_t(h);
     }
     return v;
@@ -170,7 +175,7 @@ class TextSource : public NativeTraceSource {
 
   uint64_t parse_key(std::string_view tok, const char* key, uint64_t max) const {
     const std::string k = std::string(key) + "=";
-    if (tok.substr(0, k.size()) != k) fail("expected '" + k + "', found '" + std::string(tok) + "'");
+    if (tok.substr(0, k.size()) != k) fail("expected '" + k + "', found " + quote_excerpt(tok));
     return parse_udec(tok.substr(k.size()), key, max);
   }
 
@@ -189,16 +194,17 @@ class TextSource : public NativeTraceSource {
     WarpInst& in = t.inst;
     in.pc = parse_hex(toks_[0], "pc");
     const uint64_t mask = parse_hex(toks_[1], "mask");
-    if (mask > UINT32_MAX) fail("mask: '" + std::string(toks_[1]) + "' has more than 32 lanes");
+    if (mask > UINT32_MAX) fail("mask: " + quote_excerpt(toks_[1]) + " has more than 32 lanes");
     in.active_mask = uint32_t(mask);
     if (toks_[2] == "ld")
       in.kind = MemKind::Load;
     else if (toks_[2] == "st")
       in.kind = MemKind::Store;
     else
-      fail("kind: '" + std::string(toks_[2]) + "' is not ld or st");
+      fail("kind: " + quote_excerpt(toks_[2]) + " is not ld or st");
     const uint64_t width = parse_udec(toks_[3], "width", 16);
-    if (width_code(unsigned(width)) < 0) fail("width: " + std::string(toks_[3]) + " is not 1, 2, 4, 8 or 16");
+    if (width_code(unsigned(width)) < 0)
+      fail("width: " + escape_excerpt(toks_[3]) + " is not 1, 2, 4, 8 or 16");
     in.width = uint8_t(width);
     in.gap = uint32_t(parse_udec(toks_[4], "gap", UINT32_MAX));
     const std::string_view enc = toks_[5];
@@ -214,16 +220,16 @@ class TextSource : public NativeTraceSource {
     } else if (enc == "l") {
       need = lanes;
     } else {
-      fail("unknown address encoding '" + std::string(enc) + "' (expected s, d or l)");
+      fail("unknown address encoding " + quote_excerpt(enc) + " (expected s, d or l)");
     }
     const size_t have = n - 6;
     if (have < need)
       fail("address list shorter than the mask says: " + std::to_string(lanes) + " active lanes need " +
-           std::to_string(need) + " address fields after '" + std::string(enc) + "', found " +
+           std::to_string(need) + " address fields after " + quote_excerpt(enc) + ", found " +
            std::to_string(have));
     if (have > need)
       fail("wrong field count: " + std::to_string(lanes) + " active lanes need " + std::to_string(need) +
-           " address fields after '" + std::string(enc) + "', found " + std::to_string(have));
+           " address fields after " + quote_excerpt(enc) + ", found " + std::to_string(have));
     if (lanes == 0) return;
     const uint64_t base = enc == "l" ? 0 : parse_hex(toks_[6], "address");
     const uint64_t stride = enc == "s" ? uint64_t(parse_sdec(toks_[7], "stride")) : 0;
@@ -240,6 +246,7 @@ class TextSource : public NativeTraceSource {
       in.addr[l] = a;
       ++k;
     }
+    if (const int lane = first_wrapping_lane(in); lane >= 0) fail(wrap_error(in, unsigned(lane)));
   }
 
   std::string path_;

@@ -1,10 +1,11 @@
 // The model's line-only coalescing (models/analytic/line_coalesce.h) gives exactly the line addresses, in
 // order, of the SM's coalescer (models/sm/coalescer.h), on random warps: every width, random lane masks,
-// coalesced, strided, scattered and misaligned lanes (crossing 64 B words and 128 B lines), and lanes
-// wrapping past the top of the address space.
+// coalesced, strided, scattered and misaligned lanes (crossing 64 B words and 128 B lines), lanes in the
+// last line of the address space, and lanes wrapping past its top (both reject the warp alike).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "models/analytic/line_coalesce.h"
@@ -46,9 +47,15 @@ WarpInst random_warp(Rng& rng) {
   return in;
 }
 
-std::vector<uint64_t> reference(const WarpInst& in) {
+// The coalescer's lines, or the message it rejects the warp with.
+std::vector<uint64_t> reference(const WarpInst& in, std::string& error) {
   std::vector<LineRequest> reqs;
-  Coalescer::coalesce(in, reqs);
+  error.clear();
+  try {
+    Coalescer::coalesce(in, reqs);
+  } catch (const std::invalid_argument& e) {
+    error = e.what();
+  }
   std::vector<uint64_t> lines;
   for (const auto& r : reqs) lines.push_back(r.line_addr);
   return lines;
@@ -57,12 +64,25 @@ std::vector<uint64_t> reference(const WarpInst& in) {
 TEST(LineCoalesce, SameLinesInSameOrderAsTheCoalescer) {
   Rng rng(42);
   std::vector<uint64_t> got;
+  std::string want_error, got_error;
+  int rejected = 0;
   for (int i = 0; i < 200000; ++i) {
     const WarpInst in = random_warp(rng);
-    coalesce_lines(in, got);
-    ASSERT_EQ(got, reference(in)) << "warp " << i << " width " << unsigned(in.width) << " mask " << std::hex
-                                  << in.active_mask;
+    const std::vector<uint64_t> want = reference(in, want_error);
+    got_error.clear();
+    try {
+      coalesce_lines(in, got);
+    } catch (const std::invalid_argument& e) {
+      got_error = e.what();
+    }
+    ASSERT_EQ(got_error, want_error) << "warp " << i;
+    rejected += !want_error.empty();
+    if (want_error.empty()) {
+      ASSERT_EQ(got, want) << "warp " << i << " width " << unsigned(in.width) << " mask " << std::hex
+                           << in.active_mask;
+    }
   }
+  EXPECT_GT(rejected, 1000);  // the wrapping case is exercised
 }
 
 TEST(LineCoalesce, RejectsBadWidthsLikeTheCoalescer) {

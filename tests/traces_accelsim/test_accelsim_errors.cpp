@@ -154,7 +154,8 @@ TEST(AccelSimErrors, MissingKernelFile) {
   const std::string d = gms::test::temp_dir("err_missing");
   gms::test::write_text(d + "/kernelslist.g", "MemcpyHtoD,0x00007fd165500000,400\nkernel-9.traceg\n");
   EXPECT_EQ(gms::test::error_of([&] { gms::load_accelsim_workload(d); }),
-            d + "/kernelslist.g:2: kernel trace file '" + d + "/kernel-9.traceg' not found");
+            d + "/kernelslist.g:2: 'kernel-9.traceg' not found (no file '" + d +
+                "/kernel-9.traceg', nor with .xz or .gz)");
 }
 
 TEST(AccelSimErrors, UnknownKernelsListLineAndEmptyFolder) {
@@ -163,7 +164,8 @@ TEST(AccelSimErrors, UnknownKernelsListLineAndEmptyFolder) {
   gms::test::write_text(d + "/kernel-1.traceg", "");
   EXPECT_EQ(
       gms::test::error_of([&] { gms::load_accelsim_workload(d); }),
-      d + "/kernelslist.g:2: unknown line 'launch everything' (expected MemcpyHtoD,... or kernel-N.traceg)");
+      d + "/kernelslist.g:2: unknown line 'launch everything' (expected MemcpyHtoD,... or a kernel trace "
+          "like kernel-N.traceg)");
   const std::string e = gms::test::temp_dir("err_empty");
   EXPECT_EQ(gms::test::error_of([&] { gms::load_accelsim_workload(e); }),
             e + ": folder without kernelslist.g");
