@@ -193,6 +193,7 @@ bool SmCore::on_response(Payload& t) {
   const uint32_t slot = rec.warp_slot;
   WarpSlot& w = warps_[slot];
   ++responses_;
+  last_response_ps_ = Clock::now_ps();
   --w.in_flight;
   --in_flight_;
   in_flight_probe_.set(in_flight_);
