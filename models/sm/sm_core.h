@@ -47,6 +47,9 @@ class SmCore : public sc_core::sc_module {
   const SmParams& params() const { return p_; }
   uint64_t warp_insts() const { return warp_insts_.value; }
   uint32_t in_flight() const { return in_flight_; }
+  // Entries created in the instruction and line tables: grows with what was in flight at once, not with the
+  // configured limits.
+  size_t table_entries() const { return insts_.created() + lines_.created(); }
   // When the last response arrived (0 before the first): the run's livelock watchdog counts from it.
   uint64_t last_response_ps() const { return last_response_ps_; }
   // The byte a store writes at addr: a fixed function of the SM, its store counter and the address, so

@@ -181,7 +181,7 @@ void SmCore::on_request_accepted() {
 bool SmCore::on_response(Payload& t) {
   MemReq& r = req_of(t);
   const uint32_t ls = uint32_t(r.id & ((1u << kSlotBits) - 1));
-  if (ls >= p_.max_outstanding_per_sm || lines_[ls].payload != &t)
+  if (ls >= lines_.created() || lines_[ls].payload != &t)
     throw std::logic_error(std::string(name()) + ": response for a request this SM does not have in flight");
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": error response (" + t.get_response_string() +
