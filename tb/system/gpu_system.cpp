@@ -15,6 +15,7 @@
 #include "models/sm/cta_dispatcher.h"
 #include "models/sm/sm_core.h"
 #include "tb/checker/golden_memory.h"
+#include "tb/system/memory_budget.h"
 #include "tb/system/workload_fence.h"
 
 namespace gms {
@@ -54,6 +55,7 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
   if (programs_.empty() || used > cfg_.sm.count)
     throw ConfigError("programs need " + std::to_string(used) + " SMs, the system has " +
                       std::to_string(cfg_.sm.count));
+  check_memory_budget(cfg_);  // before anything is built: a clear error instead of std::bad_alloc
   if (!opt_.vcd_path.empty()) trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
   env_.stats = &root_;
   env_.trace = trace_.get();

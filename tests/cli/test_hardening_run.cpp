@@ -3,6 +3,7 @@
 // nothing, a system that cannot fit is refused before it is built, and the summary reports both wall times.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
@@ -10,12 +11,29 @@
 
 namespace {
 
-// Like run_cli, but a hang (or a flood of kernel warnings) ends after `seconds` with a failing status and
-// at most 64 KB of output, so a regression fails quickly instead of filling the disk.
-CliResult run_bounded(const std::string& args, int seconds = 30) {
+// AddressSanitizer reserves terabytes of address space: no address-space limit there.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsan = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAsan = true;
+#else
+constexpr bool kAsan = false;
+#endif
+#else
+constexpr bool kAsan = false;
+#endif
+
+// Like run_cli, but a hang (or a flood of kernel warnings) ends after 30 s with a failing status and at most
+// 64 KB of output, so a regression fails quickly instead of filling the disk. `ulimit_kib` > 0 limits the
+// command's address space (ulimit -v), so that a memory regression fails with bad_alloc instead of eating
+// the machine.
+CliResult run_bounded(const std::string& args, uint64_t ulimit_kib = 0) {
   CliResult r;
-  const std::string cmd = "bash -o pipefail -c \"timeout -s KILL " + std::to_string(seconds) + " " +
-                          gms_bin() + " " + args + " 2>&1 | head -c 65536\"";
+  const std::string limit =
+      ulimit_kib && !kAsan ? "ulimit -v " + std::to_string(ulimit_kib) + " && " : std::string();
+  const std::string cmd = "bash -o pipefail -c \"" + limit + "timeout -s KILL 30 " + gms_bin() + " " + args +
+                          " 2>&1 | head -c 65536\"";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -152,4 +170,53 @@ TEST_F(HardeningRun, WatchdogCountsFromTheStartWhenNothingCompleted) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(summary_value(r.out, "simulated time"), 5000.0) << r.out;
+}
+
+// 128 SMs with the largest in-flight limit: each SM used to fill 65,535 instruction records (~22 MB) up
+// front, 2.8 GB in all, std::bad_alloc under a 2 GB limit. The tables now grow with what is in flight: 1 GiB
+// of address space is plenty.
+TEST_F(HardeningRun, LargestInFlightLimitOnManySmsFitsInLittleMemory) {
+  CliResult r = run_bounded("run -q -c " + gms_src("configs/tiny.yaml") + " -w " +
+                                gms_src("configs/workloads/small.yaml") + " -o " + dir +
+                                " --set sm.count=128 --set sm.max_outstanding_per_sm=65535",
+                            1 << 20);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(summary_value(r.out, "data mismatches"), 0) << r.out;
+  EXPECT_EQ(summary_value(r.out, "warp memory instructions"), 512) << r.out;
+}
+
+// 4,096 SMs with 1 GiB L1s each (4.8 TiB) is refused before anything is built: exit 2, one line naming the
+// keys and the estimate against the limit, never std::bad_alloc.
+TEST_F(HardeningRun, SystemThatCannotFitIsRefusedUpFront) {
+  CliResult r = run_bounded("run -q -c " + gms_src("configs/tiny.yaml") + " -w " +
+                                gms_src("configs/workloads/small.yaml") + " -o " + dir +
+                                " --set sm.count=4096 --set l1.size_bytes=1073741824",
+                            4 << 20);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(
+      r.out.find("gpumemsys: error: the configured system needs about 4.8 TiB of memory, more than the "),
+      std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("L1 caches 4.8 TiB (sm.count 4096 x (l1.size_bytes 1073741824"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+}
+
+// system.memory_limit_mb sets the limit: a 64 MiB LLC slice (about 92 MiB with its tags) exceeds 32 MiB.
+TEST_F(HardeningRun, MemoryLimitKeyRefusesALargeLlc) {
+  const std::string base = "run -q -c " + gms_src("configs/tiny.yaml") + " -w " +
+                           gms_src("configs/workloads/small.yaml") + " -o " + dir +
+                           " --set llc.size_bytes=67108864 --set system.memory_limit_mb=";
+  CliResult r = run_bounded(base + "32");
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(
+      r.out.find("more than the 32.0 MiB limit (system.memory_limit_mb): LLC slices 92.0 MiB (llc.slices 1 x "
+                 "(llc.size_bytes 67108864"),
+      std::string::npos)
+      << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  // The same system runs under a limit it fits.
+  CliResult ok = run_bounded(base + "1024");
+  EXPECT_EQ(ok.status, 0) << ok.out;
 }
