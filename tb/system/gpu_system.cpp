@@ -237,8 +237,11 @@ namespace {
 using sc_core::sc_time;
 
 // The kernel never runs more than this far past the next pending instant in one step: the loop gets control
-// back often enough for the limits, input errors and the progress line.
-const sc_time kSlice(10, sc_core::SC_US);
+// back often enough for the limits, input errors and the progress line. (A function, not a global: an sc_time
+// built before sc_main would fix the kernel's time resolution.)
+sc_time slice() {
+  return sc_time(10, sc_core::SC_US);
+}
 
 // a + b, saturated at the kernel's largest time.
 sc_time sat_add(const sc_time& a, const sc_time& b) {
@@ -283,7 +286,7 @@ void GpuSystem::step_towards(const sc_core::sc_time& limit) {
     if (next >= limit)  // nothing happens before the limit: move time to it
       sc_core::sc_start(limit - now, sc_core::SC_RUN_TO_TIME);
     else  // ends at the last instant that had activity (or at the step's end with its events not yet run)
-      sc_core::sc_start(std::min(sat_add(next, kSlice), limit) - now, sc_core::SC_EXIT_ON_STARVATION);
+      sc_core::sc_start(std::min(sat_add(next, slice()), limit) - now, sc_core::SC_EXIT_ON_STARVATION);
   } catch (const std::exception&) {
     throw_input_errors();  // the workload's own error explains what followed it (e.g. missing CTAs)
     throw;
