@@ -66,8 +66,12 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
   readiness_.ready.resize(p.max_warps);
   waiting_.resize(p.max_warps);
   readiness_.age.assign(p.max_warps, 0);
-  insts_.init(size_t(p.max_outstanding_per_sm) + 1);  // in flight + the one in the pipeline
-  lines_.init(p.max_outstanding_per_sm);
+  // At most this many lines are in flight under both limits; instructions: one per line in flight plus the
+  // one in the pipeline. The tables create entries when first needed, so a generous limit costs nothing.
+  const size_t max_lines = size_t(
+      std::min<uint64_t>(p.max_outstanding_per_sm, uint64_t(p.max_warps) * p.max_outstanding_per_warp));
+  insts_.init(max_lines + 1);
+  lines_.init(max_lines);
   pipe_lines_.reserve(2 * kWarpSize);
   if (auto* tf = env.trace_file(basename())) {
     in_flight_probe_.attach(tf, basename(), "in_flight");

@@ -47,6 +47,11 @@ class SmCore : public sc_core::sc_module {
   const SmParams& params() const { return p_; }
   uint64_t warp_insts() const { return warp_insts_.value; }
   uint32_t in_flight() const { return in_flight_; }
+  // Entries created in the instruction and line tables: grows with what was in flight at once, not with the
+  // configured limits.
+  size_t table_entries() const { return insts_.created() + lines_.created(); }
+  // When the last response arrived (0 before the first): the run's livelock watchdog counts from it.
+  uint64_t last_response_ps() const { return last_response_ps_; }
   // The byte a store writes at addr: a fixed function of the SM, its store counter and the address, so
   // every store instruction leaves a recognisable pattern.
   static uint8_t store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr);
@@ -114,6 +119,7 @@ class SmCore : public sc_core::sc_module {
   SlotTable<LineSlot> lines_;
   uint32_t in_flight_ = 0;
   uint64_t request_seq_ = 0, store_seq_ = 0;
+  uint64_t last_response_ps_ = 0;
 
   // Cycle bookkeeping (UINT64_MAX = never).
   uint64_t last_issue_cycle_ = UINT64_MAX, last_send_cycle_ = UINT64_MAX;

@@ -182,7 +182,7 @@ void SmCore::on_request_accepted() {
 bool SmCore::on_response(Payload& t) {
   MemReq& r = req_of(t);
   const uint32_t ls = uint32_t(r.id & ((1u << kSlotBits) - 1));
-  if (ls >= p_.max_outstanding_per_sm || lines_[ls].payload != &t)
+  if (ls >= lines_.created() || lines_[ls].payload != &t)
     throw std::logic_error(std::string(name()) + ": response for a request this SM does not have in flight");
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": error response (" + t.get_response_string() +
@@ -194,6 +194,7 @@ bool SmCore::on_response(Payload& t) {
   const uint32_t slot = rec.warp_slot;
   WarpSlot& w = warps_[slot];
   ++responses_;
+  last_response_ps_ = Clock::now_ps();
   --w.in_flight;
   --in_flight_;
   in_flight_probe_.set(in_flight_);

@@ -51,18 +51,28 @@ struct LineSlot {
   uint32_t lanes = 0;  // lanes this line serves
 };
 
-// Fixed-capacity table of T with a free list of indices.
+// Table of at most `capacity` T with a free list of indices. Entries are created on first use: a table
+// filled up front for the configured limit (up to 65535 in-flight requests per SM) would cost memory and
+// set-up time for slots that are never in flight at once. Indices come out exactly as from a table filled up
+// front: the most recently released one first, else the lowest never used. alloc() may move the entries, so
+// no reference into the table is held across it.
 template <class T>
 class SlotTable {
  public:
-  void init(size_t n) {
-    items_.assign(n, T());
+  void init(size_t capacity) {
+    items_.clear();
     free_.clear();
-    for (size_t i = n; i-- > 0;) free_.push_back(uint32_t(i));
+    capacity_ = capacity;
   }
-  bool full() const { return free_.empty(); }
+  bool full() const { return free_.empty() && items_.size() >= capacity_; }
   size_t in_use() const { return items_.size() - free_.size(); }
+  size_t created() const { return items_.size(); }  // entries that exist (valid indices are below this)
+  size_t capacity() const { return capacity_; }
   uint32_t alloc() {
+    if (free_.empty()) {
+      items_.emplace_back();
+      return uint32_t(items_.size() - 1);
+    }
     uint32_t i = free_.back();
     free_.pop_back();
     return i;
@@ -74,6 +84,7 @@ class SlotTable {
  private:
   std::vector<T> items_;
   std::vector<uint32_t> free_;
+  size_t capacity_ = 0;
 };
 
 }  // namespace gms

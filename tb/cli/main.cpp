@@ -98,6 +98,8 @@ int run(const gms::CliOptions& o) {
 
 int sc_main(int argc, char** argv) {
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+  // sc_stop() (a workload error found mid-run) would print an Info line before our one-line error.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   try {
     gms::CliOptions o = gms::parse_cli(argc, argv);
     if (o.command == "help") {

@@ -1,9 +1,12 @@
 #include "tb/system/gpu_system.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <sstream>
 
+#include "models/common/clock.h"
 #include "models/dram/backing_store.h"
 #include "models/dram/dram_channel.h"
 #include "models/l1/l1_cache.h"
@@ -12,6 +15,7 @@
 #include "models/sm/cta_dispatcher.h"
 #include "models/sm/sm_core.h"
 #include "tb/checker/golden_memory.h"
+#include "tb/system/memory_budget.h"
 #include "tb/system/workload_fence.h"
 
 namespace gms {
@@ -51,6 +55,7 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
   if (programs_.empty() || used > cfg_.sm.count)
     throw ConfigError("programs need " + std::to_string(used) + " SMs, the system has " +
                       std::to_string(cfg_.sm.count));
+  check_memory_budget(cfg_);  // before anything is built: a clear error instead of std::bad_alloc
   if (!opt_.vcd_path.empty()) trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
   env_.stats = &root_;
   env_.trace = trace_.get();
@@ -227,15 +232,76 @@ bool GpuSystem::all_requests_answered(std::string* report) const {
   return ok;
 }
 
+namespace {
+
+using sc_core::sc_time;
+
+// The kernel never runs more than this far past the next pending instant in one step: the loop gets control
+// back often enough for the limits, input errors and the progress line. (A function, not a global: an sc_time
+// built before sc_main would fix the kernel's time resolution.)
+sc_time slice() {
+  return sc_time(10, sc_core::SC_US);
+}
+
+// a + b, saturated at the kernel's largest time.
+sc_time sat_add(const sc_time& a, const sc_time& b) {
+  const sc_time& max = sc_core::sc_max_time();
+  return b >= max - a ? max : a + b;
+}
+
+sc_time us_time(uint64_t us) {
+  const sc_time& max = sc_core::sc_max_time();
+  return double(us) >= max.to_seconds() * 1e6 ? max : sc_time(double(us), sc_core::SC_US);
+}
+
+}  // namespace
+
+sc_core::sc_time GpuSystem::last_completion() const {
+  uint64_t ps = 0;
+  for (const auto& sm : sms_) ps = std::max(ps, sm->last_response_ps());
+  return std::max(run_start_, Clock::ps(ps));
+}
+
+double GpuSystem::total_responses() const {
+  double n = 0;
+  std::function<void(const StatGroup&)> walk = [&](const StatGroup& g) {
+    try {
+      n += g.value("responses");
+    } catch (const std::out_of_range&) {
+    }
+    for (const StatGroup* c : g.children()) walk(*c);
+  };
+  walk(root_);
+  return n;
+}
+
+// One step of the kernel towards `limit` (> now, and there is pending activity). The step runs every instant
+// up to the next pending one plus a slice, but none at or past `limit`: an instant never gets skipped however
+// far away it is (a fixed-length slice with nothing in it would not move time at all, SystemC's W571), and a
+// limit stops the kernel exactly at its instant, before anything of that instant has run.
+void GpuSystem::step_towards(const sc_core::sc_time& limit) {
+  const sc_time now = sc_core::sc_time_stamp();
+  const sc_time next = sat_add(now, sc_core::sc_time_to_pending_activity());
+  try {
+    if (next >= limit)  // nothing happens before the limit: move time to it
+      sc_core::sc_start(limit - now, sc_core::SC_RUN_TO_TIME);
+    else  // ends at the last instant that had activity (or at the step's end with its events not yet run)
+      sc_core::sc_start(std::min(sat_add(next, slice()), limit) - now, sc_core::SC_EXIT_ON_STARVATION);
+  } catch (const std::exception&) {
+    throw_input_errors();  // the workload's own error explains what followed it (e.g. missing CTAs)
+    throw;
+  }
+  throw_input_errors();
+}
+
 RunResult GpuSystem::run() {
   using clk = std::chrono::steady_clock;
   RunResult res;
   const auto t0 = clk::now();
+  res.elaboration_seconds = std::chrono::duration<double>(t0 - build_start_).count();
   auto last_print = t0;
   bool printed = false;
-  const sc_core::sc_time slice(10, sc_core::SC_US);
-  uint64_t last_done = 0;
-  sc_core::sc_time last_progress = sc_core::SC_ZERO_TIME;
+  run_start_ = sc_core::sc_time_stamp();
   try {
     for (auto& d : dispatchers_) d->start();
   } catch (const std::exception&) {
@@ -243,49 +309,48 @@ RunResult GpuSystem::run() {
     throw;
   }
   throw_input_errors();
+  // The limits, exact in simulated time. The run stops at the start of the limit's instant: what would have
+  // happened at that instant (a request completing, the last warp finishing) is too late.
+  //  - system.max_time_us: at that time after the start of the run, if the workload has not finished.
+  //  - system.watchdog_us (livelock): at watchdog_us after the last completed request (a response received by
+  //    an SM), or after the start of the run while none has completed, whatever else is still going on.
+  const sc_time watchdog = us_time(cfg_.system.watchdog_us);
+  const sc_time max_at = cfg_.system.max_time_us ? sat_add(run_start_, us_time(cfg_.system.max_time_us))
+                                                 : sc_core::sc_max_time();
   while (!all_done()) {
-    if (!sc_core::sc_pending_activity()) {
-      res.error = "simulation stalled (deadlock): no pending events at " +
-                  sc_core::sc_time_stamp().to_string() + " but the workload is not finished";
+    const sc_time now = sc_core::sc_time_stamp(), last = last_completion();
+    const sc_time watchdog_at = sat_add(last, watchdog);
+    if (now >= max_at) {
+      res.error = "reached system.max_time_us (" + std::to_string(cfg_.system.max_time_us) +
+                  " us) before the workload finished, at " + now.to_string();
       break;
     }
-    try {
-      sc_core::sc_start(slice, sc_core::SC_EXIT_ON_STARVATION);
-    } catch (const std::exception&) {
-      throw_input_errors();  // the workload's own error explains what followed it (e.g. missing CTAs)
-      throw;
-    }
-    throw_input_errors();
-    const uint64_t done = completed_requests();
-    if (done != last_done) {
-      last_done = done;
-      last_progress = sc_core::sc_time_stamp();
-    } else if (sc_core::sc_time_stamp() - last_progress >
-               sc_core::sc_time(double(cfg_.system.watchdog_us), sc_core::SC_US)) {
+    if (now >= watchdog_at) {
+      const std::string since = completed_requests() ? "the last completed at " + last.to_string()
+                                                     : "none since the run started at " + last.to_string();
       res.error = "no request completed for " + std::to_string(cfg_.system.watchdog_us) +
-                  " us of simulated time (livelock) at " + sc_core::sc_time_stamp().to_string();
+                  " us of simulated time (livelock, system.watchdog_us): " + since + ", stopped at " +
+                  now.to_string();
       break;
     }
-    if (cfg_.system.max_time_us &&
-        sc_core::sc_time_stamp() >= sc_core::sc_time(double(cfg_.system.max_time_us), sc_core::SC_US)) {
-      res.error = "reached system.max_time_us before the workload finished";
+    if (!sc_core::sc_pending_activity()) {
+      res.error = "simulation stalled (deadlock): no pending events at " + now.to_string() +
+                  " but the workload is not finished";
       break;
     }
-    auto now = clk::now();
-    if (opt_.progress && now - last_print > std::chrono::seconds(2)) {
-      last_print = now;
+    step_towards(std::min(watchdog_at, max_at));
+    auto wall = clk::now();
+    if (opt_.progress && wall - last_print > std::chrono::seconds(2)) {
+      last_print = wall;
       printed = true;
       std::fprintf(stderr, "\r[gpumemsys] sim %.1f us  requests done %llu  wall %.0f s   ",
-                   sc_core::sc_time_stamp().to_seconds() * 1e6, (unsigned long long)done,
-                   std::chrono::duration<double>(now - t0).count());
+                   sc_core::sc_time_stamp().to_seconds() * 1e6, (unsigned long long)completed_requests(),
+                   std::chrono::duration<double>(wall - t0).count());
       std::fflush(stderr);
     }
   }
   if (printed) std::fprintf(stderr, "\n");
-  // Drain what is still in flight after the last warp finished (e.g. write-back acknowledgements).
-  if (res.error.empty() && sc_core::sc_pending_activity())
-    sc_core::sc_start(sc_core::sc_time(double(cfg_.system.watchdog_us), sc_core::SC_US),
-                      sc_core::SC_EXIT_ON_STARVATION);
+  if (res.error.empty()) drain(res);
   res.finished = all_done() && res.error.empty();
   res.sim_time_ns = finish_ps() / 1e3;
   res.wall_seconds = std::chrono::duration<double>(clk::now() - t0).count();
@@ -303,6 +368,31 @@ void GpuSystem::check_trace_selection() const {
 
 void GpuSystem::close_trace() {
   if (trace_) trace_->close();
+}
+
+// Runs what is still in flight after the last warp finished (e.g. write-back acknowledgements) until the
+// kernel has nothing left to do. However slow the memory, traffic that still moves is drained; traffic
+// that stops moving (no block answers a request for system.watchdog_us) ends the drain with an error.
+void GpuSystem::drain(RunResult& res) {
+  const sc_time watchdog = us_time(cfg_.system.watchdog_us);
+  double answered = total_responses();
+  sc_time moved = sc_core::sc_time_stamp();  // when the drain last saw a response (at a step's end)
+  while (sc_core::sc_pending_activity()) {
+    const sc_time now = sc_core::sc_time_stamp(), limit = sat_add(moved, watchdog);
+    if (now >= limit) {
+      res.error =
+          "in-flight traffic did not drain after the workload finished: no block answered a request "
+          "for " +
+          std::to_string(cfg_.system.watchdog_us) + " us (system.watchdog_us), at " + now.to_string();
+      return;
+    }
+    step_towards(limit);
+    const double a = total_responses();
+    if (a != answered) {
+      answered = a;
+      moved = sc_core::sc_time_stamp();
+    }
+  }
 }
 
 }  // namespace gms

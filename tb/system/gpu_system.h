@@ -1,6 +1,7 @@
 // Assembles any number of SMs, L1s, LLC slices and DRAM channels from a SystemConfig, binds their
 // sockets (SM -> L1 -> interconnect -> LLC slice -> DRAM channel) and runs a workload to completion.
 #pragma once
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,8 +45,9 @@ struct ProgramSpec {
 struct RunResult {
   bool finished = false;
   double sim_time_ns = 0;
-  double wall_seconds = 0;
-  std::string error;  // deadlock / livelock / unanswered requests
+  double elaboration_seconds = 0;  // wall-clock time building the system (GpuSystem constructor to run())
+  double wall_seconds = 0;         // wall-clock time of the simulation (run())
+  std::string error;               // deadlock / livelock / unanswered requests
 };
 
 class GpuSystem {
@@ -84,8 +86,13 @@ class GpuSystem {
   void build();
   void add_system_formulas();
   uint64_t completed_requests() const;
+  sc_core::sc_time last_completion() const;  // the last response an SM received (the run's start if none)
+  double total_responses() const;            // responses counted by every block: moves while traffic moves
+  void step_towards(const sc_core::sc_time& limit);
+  void drain(RunResult& res);
   double finish_ps() const;  // when the last warp finished (now, while running)
 
+  std::chrono::steady_clock::time_point build_start_ = std::chrono::steady_clock::now();
   SystemConfig cfg_;
   RunOptions opt_;
   std::vector<ProgramSpec> programs_;
@@ -106,6 +113,7 @@ class GpuSystem {
   std::vector<std::unique_ptr<LlcSlice>> llcs_;
   std::vector<std::unique_ptr<DramChannel>> drams_;
   std::vector<std::unique_ptr<CtaDispatcher>> dispatchers_;
+  sc_core::sc_time run_start_;
   bool all_done() const;
   void throw_input_errors() const;  // a workload's bad input found during the run -> ConfigError
 };

@@ -19,6 +19,8 @@ struct SystemParams {
   // A run with no completed request for this long (simulated) is a livelock: it fails, never hangs.
   uint64_t watchdog_us = 2000;
   uint64_t max_time_us = 0;  // 0 = no limit
+  // The memory the system's blocks may need (memory_budget.h); 0 = the machine's memory and ulimits.
+  uint64_t memory_limit_mb = 0;
   static SystemParams from(const ConfigNode& n);
 };
 
