@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "models/common/config.h"
 #include "models/common/mem_req.h"
@@ -16,13 +17,10 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// [begin, end) widened to whole lines; the end saturates at the top of the address space.
-AddressRange to_lines(const AddressRange& r) {
-  const uint64_t begin = r.begin / kLineBytes * kLineBytes;
-  const uint64_t end = r.end > UINT64_MAX - (kLineBytes - 1)
-                           ? UINT64_MAX / kLineBytes * kLineBytes
-                           : (r.end + kLineBytes - 1) / kLineBytes * kLineBytes;
-  return {begin, end};
+// Lines [first, end) that bytes [begin, end) touch (in line units, so the last line of the address space
+// fits).
+std::pair<uint64_t, uint64_t> to_lines(const AddressRange& r) {
+  return {r.begin / kLineBytes, r.end / kLineBytes + (r.end % kLineBytes != 0)};
 }
 
 class GuardedWarp : public WarpStream {
@@ -96,9 +94,11 @@ std::optional<AddressRange> first_overlap(const std::vector<AddressRange>& a,
     if (ra.end <= ra.begin) continue;
     for (const AddressRange& rb : b) {
       if (rb.end <= rb.begin) continue;
-      const AddressRange la = to_lines(ra), lb = to_lines(rb);
-      const AddressRange o{std::max(la.begin, lb.begin), std::min(la.end, lb.end)};
-      if (o.begin < o.end && (!best || o.begin < best->begin)) best = o;
+      const auto la = to_lines(ra), lb = to_lines(rb);
+      const uint64_t first = std::max(la.first, lb.first), end = std::min(la.second, lb.second);
+      if (first >= end || (best && first * kLineBytes >= best->begin)) continue;
+      // The end of the last line of the address space is 2^64: shown as 0xffffffffffffffff.
+      best = AddressRange{first * kLineBytes, end > UINT64_MAX / kLineBytes ? UINT64_MAX : end * kLineBytes};
     }
   }
   return best;
