@@ -2,18 +2,27 @@
 
 #include <cerrno>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "models/common/text_excerpt.h"
+#include "models/common/yaml_checks.h"
 
 namespace gms {
 
 namespace {
 
 std::string scalar_text(const YAML::Node& n) {
-  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsScalar()) return quote_excerpt(n.Scalar());
   if (n.IsMap()) return "a map";
   if (n.IsSequence()) return "a list";
   return "nothing";
+}
+
+// A quoted (or !!str) scalar is a string even when it spells a number.
+bool is_quoted(const YAML::Node& n) {
+  return n.Tag() == "!" || n.Tag() == "tag:yaml.org,2002:str";
 }
 
 bool parse_int(const std::string& s, int64_t& out) {
@@ -22,9 +31,23 @@ bool parse_int(const std::string& s, int64_t& out) {
   char* end = nullptr;
   int base = (s.size() > 2 && (s[0] == '0') && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
   long long v = std::strtoll(s.c_str(), &end, base);
-  if (errno != 0 || *end != '\0') return false;
+  if (errno != 0 || end != s.c_str() + s.size()) return false;
   out = v;
   return true;
+}
+
+// The YAML text as a checked tree: text only, bounded nesting, no duplicate keys.
+YAML::Node parse_yaml(const std::string& text, const std::string& name, bool lines) {
+  check_yaml_text(text, name, lines);
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(yaml_error_message(e, name, lines));
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(name + ": YAML error: " + escape_excerpt(e.msg, 80));
+  }
+  return root;
 }
 
 }  // namespace
@@ -33,59 +56,66 @@ ConfigNode::ConfigNode(std::shared_ptr<ConfigDoc> doc, YAML::Node node, std::str
     : doc_(std::move(doc)), node_(node), path_(std::move(path)) {}
 
 ConfigNode ConfigNode::load_file(const std::string& file) {
-  std::ifstream in(file);
+  std::error_code ec;
+  if (std::filesystem::is_directory(file, ec)) throw ConfigError(file + ": is a directory");
+  std::ifstream in(file, std::ios::binary);
   if (!in) throw ConfigError(file + ": cannot read file");
   std::stringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) throw ConfigError(file + ": cannot read file");
   return load_string(ss.str(), file);
 }
 
 ConfigNode ConfigNode::load_string(const std::string& text, const std::string& name) {
   auto doc = std::make_shared<ConfigDoc>();
   doc->file = name;
-  try {
-    doc->root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(name + ":" + std::to_string(e.mark.line + 1) + ": YAML syntax error: " + e.msg);
-  }
+  doc->root = parse_yaml(text, name, true);
+  // An empty document is an empty map: the caller says what it should have held.
   if (doc->root.IsNull()) doc->root = YAML::Node(YAML::NodeType::Map);
-  if (!doc->root.IsMap()) throw ConfigError(name + ":1: the document must be a map of keys");
+  if (!doc->root.IsMap())
+    throw ConfigError(name + ":1: the document must be a map of keys, got " + scalar_text(doc->root));
+  check_yaml_keys(doc->root, name, "", true);
   return ConfigNode(doc, doc->root, "");
 }
 
 void ConfigNode::apply_override(const std::string& assignment) {
+  const std::string label = "--set " + escape_excerpt(assignment, 80);
   auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set " + assignment + ": expected key.path=value");
+  if (eq == std::string::npos || eq == 0) throw ConfigError(label + ": expected key.path=value");
   std::string key = assignment.substr(0, eq);
   std::string text = assignment.substr(eq + 1);
-  YAML::Node value;
-  try {
-    value = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError("--set " + key + ": value is not valid YAML: " + e.msg);
-  }
-  // Walk the path, creating maps on the way (an unknown key is then reported by finish()).
+  // Walk the path first (a malformed path is the first thing to fix).
   std::vector<std::string> parts;
   std::stringstream ss(key);
   for (std::string p; std::getline(ss, p, '.');) {
-    if (p.empty()) throw ConfigError("--set " + key + ": empty path element");
+    if (p.empty()) throw ConfigError(label + ": empty path element");
     parts.push_back(p);
   }
+  if (key.back() == '.') throw ConfigError(label + ": empty path element");
+  const std::string target = full(key);
+  const std::string where_label = label + ": " + escape_excerpt(target, 120);
+  YAML::Node value = parse_yaml(text, label, false);
+  if (value.IsNull()) throw ConfigError(where_label + ": empty value");
+  check_yaml_keys(value, label, target, false);
+  // Create the maps on the way: keys made here are the command line's, and so are errors about them.
   std::vector<YAML::Node> chain{node_};
+  std::string at = path_;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    at = at.empty() ? parts[i] : at + "." + parts[i];
     YAML::Node cur = chain.back();
     YAML::Node next = cur[parts[i]];
     if (!next.IsDefined() || next.IsNull()) {
       cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       next = cur[parts[i]];
+      doc_->overridden.emplace(at, label);
     } else if (!next.IsMap()) {
-      throw ConfigError("--set " + key + ": '" + parts[i] + "' is not a map");
+      throw ConfigError(label + ": " + escape_excerpt(at, 120) + ": not a map of keys (it holds " +
+                        scalar_text(next) + ")");
     }
     chain.push_back(next);
   }
   chain.back()[parts.back()] = value;
-  doc_->overridden.insert(full(key));
+  doc_->overridden[target] = label;
 }
 
 int ConfigNode::line_of(const YAML::Node& n) const {
@@ -96,7 +126,13 @@ int ConfigNode::line_of(const YAML::Node& n) const {
 
 std::string ConfigNode::where(const std::string& key) const {
   std::string p = key.empty() ? path_ : full(key);
-  if (doc_->overridden.count(p)) return "--set " + p;
+  // Set on the command line, or inside a value that was: the assignment, not a line of the file.
+  for (std::string q = p; !q.empty();) {
+    auto it = doc_->overridden.find(q);
+    if (it != doc_->overridden.end()) return it->second + ": " + escape_excerpt(p, 120);
+    const size_t cut = q.find_last_of(".[");
+    q = cut == std::string::npos ? std::string() : q.substr(0, cut);
+  }
   int line = -1;
   if (!key.empty() && node_.IsMap()) {
     for (auto it = node_.begin(); it != node_.end(); ++it)
@@ -104,7 +140,7 @@ std::string ConfigNode::where(const std::string& key) const {
   }
   if (line < 0) line = line_of(node_);
   std::string loc = doc_->file + (line > 0 ? ":" + std::to_string(line) : "");
-  return loc + ": " + (p.empty() ? "(top level)" : p);
+  return loc + ": " + (p.empty() ? "(top level)" : escape_excerpt(p, 120));
 }
 
 void ConfigNode::fail(const std::string& key, const std::string& msg) const {
@@ -113,8 +149,7 @@ void ConfigNode::fail(const std::string& key, const std::string& msg) const {
 
 bool ConfigNode::has(const std::string& key) const {
   if (!node_.IsMap()) return false;
-  YAML::Node n = node_[key];
-  return n.IsDefined() && !n.IsNull();
+  return node_[key].IsDefined();
 }
 
 std::vector<std::string> ConfigNode::keys() const {
@@ -128,13 +163,27 @@ YAML::Node ConfigNode::value(const std::string& key) const {
   if (valid() && !node_.IsMap())
     throw ConfigError(where("") + ": expected a map of keys, got " + scalar_text(node_));
   doc_->used[path_].insert(key);
-  if (!valid()) return YAML::Node();
-  return node_[key];
+  if (!valid()) return YAML::Node(YAML::NodeType::Undefined);
+  YAML::Node n = node_[key];
+  // A missing key of a loaded map is a "zombie" node that throws on most calls: make it plainly undefined.
+  return n.IsDefined() ? n : YAML::Node(YAML::NodeType::Undefined);
+}
+
+YAML::Node ConfigNode::scalar(const std::string& key, const char* what, bool plain_only) const {
+  YAML::Node n = value(key);
+  if (!n.IsDefined()) return n;
+  if (n.IsNull()) fail(key, "empty value");
+  if (!n.IsScalar() || (plain_only && is_quoted(n)))
+    fail(key,
+         std::string("expected ") + what + ", got " + (n.IsScalar() ? "a string " : "") + scalar_text(n));
+  return n;
 }
 
 ConfigNode ConfigNode::child(const std::string& key) const {
   YAML::Node n = value(key);
-  if (n.IsDefined() && !n.IsNull() && !n.IsMap()) fail(key, "expected a map of keys, got " + scalar_text(n));
+  if (n.IsDefined() && n.IsNull())
+    fail(key, "empty value (write '" + key + ": {}' for a section of defaults)");
+  if (n.IsDefined() && !n.IsMap()) fail(key, "expected a map of keys, got " + scalar_text(n));
   return ConfigNode(doc_, n, full(key));
 }
 
@@ -146,7 +195,8 @@ ConfigNode ConfigNode::require_child(const std::string& key) const {
 std::vector<ConfigNode> ConfigNode::list(const std::string& key) const {
   YAML::Node n = value(key);
   std::vector<ConfigNode> out;
-  if (!n.IsDefined() || n.IsNull()) return out;
+  if (!n.IsDefined()) return out;
+  if (n.IsNull()) fail(key, "empty value (write '" + key + ": []' for an empty list)");
   if (!n.IsSequence()) fail(key, "expected a list, got " + scalar_text(n));
   for (size_t i = 0; i < n.size(); ++i)
     out.emplace_back(doc_, n[i], full(key) + "[" + std::to_string(i) + "]");
@@ -154,10 +204,10 @@ std::vector<ConfigNode> ConfigNode::list(const std::string& key) const {
 }
 
 int64_t ConfigNode::get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi) const {
-  YAML::Node n = value(key);
-  if (!n.IsDefined() || n.IsNull()) return def;
+  YAML::Node n = scalar(key, "an integer", true);
+  if (!n.IsDefined()) return def;
   int64_t v;
-  if (!n.IsScalar() || !parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
+  if (!parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
   if (v < lo || v > hi)
     fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
                   std::to_string(hi) + "]");
@@ -165,10 +215,10 @@ int64_t ConfigNode::get_int(const std::string& key, int64_t def, int64_t lo, int
 }
 
 uint64_t ConfigNode::get_uint(const std::string& key, uint64_t def, uint64_t lo, uint64_t hi) const {
-  YAML::Node n = value(key);
-  if (!n.IsDefined() || n.IsNull()) return def;
+  YAML::Node n = scalar(key, "an integer", true);
+  if (!n.IsDefined()) return def;
   int64_t v;
-  if (!n.IsScalar() || !parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
+  if (!parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
   if (v < 0) fail(key, "value " + std::to_string(v) + " must not be negative");
   uint64_t u = uint64_t(v);
   if (u < lo || u > hi)
@@ -184,11 +234,10 @@ uint64_t ConfigNode::get_pow2(const std::string& key, uint64_t def, uint64_t lo,
 }
 
 double ConfigNode::get_double(const std::string& key, double def, double lo, double hi) const {
-  YAML::Node n = value(key);
-  if (!n.IsDefined() || n.IsNull()) return def;
+  YAML::Node n = scalar(key, "a number", true);
+  if (!n.IsDefined()) return def;
   double v;
   try {
-    if (!n.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
     v = n.as<double>();
   } catch (const YAML::Exception&) {
     fail(key, "expected a number, got " + scalar_text(n));
@@ -202,10 +251,9 @@ double ConfigNode::get_double(const std::string& key, double def, double lo, dou
 }
 
 bool ConfigNode::get_bool(const std::string& key, bool def) const {
-  YAML::Node n = value(key);
-  if (!n.IsDefined() || n.IsNull()) return def;
+  YAML::Node n = scalar(key, "true or false", true);
+  if (!n.IsDefined()) return def;
   try {
-    if (!n.IsScalar()) throw YAML::Exception(YAML::Mark(), "");
     return n.as<bool>();
   } catch (const YAML::Exception&) {
     fail(key, "expected true or false, got " + scalar_text(n));
@@ -213,9 +261,8 @@ bool ConfigNode::get_bool(const std::string& key, bool def) const {
 }
 
 std::string ConfigNode::get_string(const std::string& key, const std::string& def) const {
-  YAML::Node n = value(key);
-  if (!n.IsDefined() || n.IsNull()) return def;
-  if (!n.IsScalar()) fail(key, "expected a string, got " + scalar_text(n));
+  YAML::Node n = scalar(key, "a string", false);
+  if (!n.IsDefined()) return def;
   return n.Scalar();
 }
 
@@ -226,18 +273,19 @@ std::string ConfigNode::get_choice(const std::string& key, const std::string& de
     if (c == v) return v;
   std::string all;
   for (const auto& c : choices) all += (all.empty() ? "" : ", ") + c;
-  fail(key, "'" + v + "' is not one of: " + all);
+  fail(key, quote_excerpt(v) + " is not one of: " + all);
 }
 
 std::vector<uint64_t> ConfigNode::get_uint_list(const std::string& key,
                                                 const std::vector<uint64_t>& def) const {
   YAML::Node n = value(key);
-  if (!n.IsDefined() || n.IsNull()) return def;
+  if (!n.IsDefined()) return def;
+  if (n.IsNull()) fail(key, "empty value (write '" + key + ": []' for an empty list)");
   if (!n.IsSequence()) fail(key, "expected a list of integers, got " + scalar_text(n));
   std::vector<uint64_t> out;
   for (size_t i = 0; i < n.size(); ++i) {
     int64_t v;
-    if (!n[i].IsScalar() || !parse_int(n[i].Scalar(), v) || v < 0)
+    if (!n[i].IsScalar() || is_quoted(n[i]) || !parse_int(n[i].Scalar(), v) || v < 0)
       fail(key, "element " + std::to_string(i) + " is not a non-negative integer: " + scalar_text(n[i]));
     out.push_back(uint64_t(v));
   }

@@ -1,5 +1,8 @@
 // Typed configuration from YAML with validation. Every error names the file, the line and the key path
-// ("configs/fermi.yaml:12: l1.ways: ..."), and values set with --set name themselves instead of a line.
+// ("configs/fermi.yaml:12: l1.ways: ..."), and values set with --set name the assignment instead of a line
+// ("--set l1.ways=x: l1.ways: ..."). Documents are checked when loaded (models/common/yaml_checks.h): text
+// only, bounded nesting, no duplicate keys. A key given with no value is an error (never the default), and
+// a quoted scalar is a string: `ways: "4"` is not an integer (docs/conventions.md, Configuration).
 #pragma once
 #include <yaml-cpp/yaml.h>
 
@@ -24,7 +27,8 @@ struct ConfigDoc {
   std::string file;
   YAML::Node root;
   std::map<std::string, std::set<std::string>> used;  // map path -> keys read
-  std::set<std::string> overridden;                   // paths set on the command line
+  // Paths set or created on the command line -> the --set assignment that did it (as typed, escaped).
+  std::map<std::string, std::string> overridden;
 };
 
 class ConfigNode {
@@ -34,24 +38,28 @@ class ConfigNode {
   static ConfigNode load_file(const std::string& file);
   static ConfigNode load_string(const std::string& text, const std::string& name);
 
-  // Applies "a.b.c=value" (the value parsed as YAML) before anything is read.
+  // Applies "a.b.c=value" (the value parsed as YAML) before anything is read. An empty value, a path
+  // through a value that is not a map, or a bad YAML value is a ConfigError naming the assignment.
   void apply_override(const std::string& assignment);
 
   const std::string& path() const { return path_; }
   const std::string& file() const { return doc_->file; }
   bool valid() const { return node_.IsDefined() && !node_.IsNull(); }
   bool is_map() const { return node_.IsMap(); }
+  // The key is present in this map (even with an empty value, which every getter rejects).
   bool has(const std::string& key) const;
   std::vector<std::string> keys() const;
   const YAML::Node& yaml() const { return node_; }
 
-  // A sub-map; a missing key gives an empty node whose getters return their defaults.
+  // A sub-map; a missing key gives an empty node whose getters return their defaults. A section written
+  // with no value (`noc:`) is an error like any empty value: `noc: {}` is a section of defaults.
   ConfigNode child(const std::string& key) const;
   ConfigNode require_child(const std::string& key) const;
   // Elements of a sequence under key (each element a map node).
   std::vector<ConfigNode> list(const std::string& key) const;
 
-  // Typed getters: the value must have the right type and lie in [lo, hi]; missing -> def.
+  // Typed getters: the value must have the right type and lie in [lo, hi]; missing -> def; present but
+  // empty -> error. Numbers and booleans must be plain scalars (a quoted "4" is a string, an error).
   int64_t get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi) const;
   uint64_t get_uint(const std::string& key, uint64_t def, uint64_t lo = 0, uint64_t hi = UINT64_MAX) const;
   uint64_t get_pow2(const std::string& key, uint64_t def, uint64_t lo = 1, uint64_t hi = UINT64_MAX) const;
@@ -72,10 +80,13 @@ class ConfigNode {
   void finish_all() const;
 
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
-  std::string where(const std::string& key) const;  // "file:line: path.key"
+  std::string where(const std::string& key) const;  // "file:line: path.key" or "--set a.b=1: path.key"
 
  private:
   YAML::Node value(const std::string& key) const;  // marks used, checks this is a map
+  // value(key) for a typed getter: undefined when missing, an error when empty or not a scalar
+  // (`what` names the expected type), `plain_only` rejects quoted scalars.
+  YAML::Node scalar(const std::string& key, const char* what, bool plain_only) const;
   std::string full(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   int line_of(const YAML::Node& n) const;
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/common/mem_req.h"
 
@@ -53,12 +54,22 @@ class KernelSource {
   virtual std::unique_ptr<CtaWork> next_cta() = 0;
 };
 
+// Bytes [begin, end) of memory.
+struct AddressRange {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+
 class Workload {
  public:
   virtual ~Workload() = default;
   virtual std::string name() const = 0;
   // Kernels in launch order; nullptr when done.
   virtual std::unique_ptr<KernelSource> next_kernel() = 0;
+  // The memory every access of the workload falls in, when known before it runs (synthetic workloads
+  // know their regions): true and `out` filled. False when only running it tells (traces). Multi-program
+  // runs use it to reject programs whose memory overlaps before the run.
+  virtual bool footprint(std::vector<AddressRange>& /*out*/) const { return false; }
 };
 
 // Sees every executed store and every returned load (the testbench's golden-memory checker).

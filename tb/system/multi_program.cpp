@@ -5,11 +5,40 @@
 #include <set>
 
 #include "models/common/config.h"
+#include "models/common/text_excerpt.h"
+#include "tb/checker/program_footprints.h"
 #include "tb/traces/workload_detect.h"
 
 namespace gms {
 
+namespace {
+
+// Program i's workload, loaded: every problem with it is reported at its `programs[i].workload` line.
+std::unique_ptr<Workload> load_program_workload(const ConfigNode& p, const std::string& programs_file) {
+  const std::string wl = p.require_string("workload");
+  std::filesystem::path wp(wl);
+  if (wp.is_relative()) wp = std::filesystem::path(programs_file).parent_path() / wp;
+  std::error_code ec;
+  if (!std::filesystem::exists(wp, ec)) p.fail("workload", quote_excerpt(wl, 120) + " not found");
+  if (is_multi_program_file(wp.string())) {
+    const bool self = std::filesystem::equivalent(wp, programs_file, ec);
+    p.fail("workload", "a programs file cannot include programs files (" +
+                           (self ? escape_excerpt(programs_file, 120) + " includes itself"
+                                 : quote_excerpt(wl, 120) + " is one") +
+                           ")");
+  }
+  try {
+    return load_any_workload(wp.string());
+  } catch (const ConfigError& e) {
+    p.fail("workload", e.what());
+  }
+}
+
+}  // namespace
+
 bool is_multi_program_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;
   std::ifstream in(path);
   if (!in) return false;
   for (std::string line; std::getline(in, line);) {
@@ -21,29 +50,43 @@ bool is_multi_program_file(const std::string& path) {
 
 LoadedPrograms load_multi_program(const std::string& path, unsigned total_sms) {
   ConfigNode doc = ConfigNode::load_file(path);
-  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
   std::vector<ConfigNode> list = doc.list("programs");
   if (list.empty()) doc.fail("programs", "expected a non-empty list of programs");
   LoadedPrograms out;
   std::set<std::string> names;
+  std::vector<std::string> labels;
+  std::vector<std::vector<AddressRange>> footprints(list.size());
+  std::vector<bool> declared(list.size());
+  std::vector<std::unique_ptr<Workload>> loaded;
   unsigned used = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     const ConfigNode& p = list[i];
     std::string name = p.get_string("name", "program" + std::to_string(i));
-    if (!names.insert(name).second) p.fail("name", "duplicate program name '" + name + "'");
-    std::string wl = p.require_string("workload");
+    if (!names.insert(name).second) p.fail("name", "duplicate program name " + quote_excerpt(name));
+    labels.push_back(quote_excerpt(name) + " (programs[" + std::to_string(i) + "])");
     unsigned sms = unsigned(p.require_uint("sms", 1, 4096));
     used += sms;
     if (used > total_sms)
       p.fail("sms", "the programs need " + std::to_string(used) + " SMs, the system has " +
                         std::to_string(total_sms));
+    loaded.push_back(load_program_workload(p, path));
     p.finish();
-    std::filesystem::path wp(wl);
-    if (wp.is_relative()) wp = dir / wp;
-    out.workloads.push_back(std::make_unique<CountingWorkload>(load_any_workload(wp.string())));
-    out.specs.push_back(ProgramSpec{name, out.workloads.back().get(), sms});
+    // Overlapping memory is found here when both programs know their footprint, else during the run.
+    declared[i] = loaded.back()->footprint(footprints[i]);
+    for (size_t j = 0; declared[i] && j < i; ++j)
+      if (declared[j])
+        if (auto o = first_overlap(footprints[j], footprints[i]))
+          p.fail("workload", "the memory of program " + labels[i] + " overlaps program " + labels[j] +
+                                 " at " + to_string(*o) + ": programs must use disjoint memory");
+    out.specs.push_back(ProgramSpec{name, nullptr, sms});
   }
   doc.finish();
+  auto shared = std::make_shared<ProgramFootprints>(path, labels);
+  for (size_t i = 0; i < loaded.size(); ++i) {
+    out.workloads.push_back(
+        std::make_unique<CountingWorkload>(guard_footprint(std::move(loaded[i]), shared, unsigned(i))));
+    out.specs[i].workload = out.workloads.back().get();
+  }
   return out;
 }
 

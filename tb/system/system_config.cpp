@@ -16,6 +16,11 @@ SystemParams SystemParams::from(const ConfigNode& n) {
 }
 
 SystemConfig SystemConfig::from(const ConfigNode& root) {
+  // An empty file (or /dev/null) is a mistake, not "all defaults": most sections are required anyway.
+  if (root.keys().empty())
+    throw ConfigError(root.file() +
+                      ": empty configuration: expected a map with sections system, sm, l1, noc, llc, dram, "
+                      "memory_map");
   SystemConfig c;
   c.system = SystemParams::from(root.child("system"));
   c.sm = SmParams::from(root.require_child("sm"));

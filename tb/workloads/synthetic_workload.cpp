@@ -97,6 +97,19 @@ std::unique_ptr<KernelSource> SyntheticWorkload::next_kernel() {
   return std::make_unique<SyntheticKernel>(kernels_[index], seed_, index);
 }
 
+bool SyntheticWorkload::footprint(std::vector<AddressRange>& out) const {
+  for (const auto& k : kernels_) {
+    const uint64_t load_bytes = k->pattern->load_region_bytes();
+    const uint64_t store_bytes = k->pattern->store_region_bytes();
+    const bool loads = k->own_program ? load_bytes > 0 : k->geom.loads_per_warp > 0;
+    const bool stores = k->own_program ? store_bytes > 0 : k->geom.stores_per_warp > 0;
+    // The loader checked that both regions end below 2^48: no overflow.
+    if (loads && load_bytes > 0) out.push_back({k->base, k->base + load_bytes});
+    if (stores && store_bytes > 0) out.push_back({k->out_base, k->out_base + store_bytes});
+  }
+  return true;
+}
+
 uint64_t SyntheticWorkload::total_warp_insts() const {
   uint64_t total = 0;
   for (const auto& k : kernels_)

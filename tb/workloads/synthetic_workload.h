@@ -69,6 +69,8 @@ class SyntheticWorkload : public Workload {
   SyntheticWorkload(std::string name, uint64_t seed, std::vector<std::shared_ptr<const KernelSpec>> kernels);
   std::string name() const override { return name_; }
   std::unique_ptr<KernelSource> next_kernel() override;
+  // Each kernel's load region (if it loads) and store region (if it stores).
+  bool footprint(std::vector<AddressRange>& out) const override;
 
   uint64_t seed() const { return seed_; }
   const std::vector<std::shared_ptr<const KernelSpec>>& kernels() const { return kernels_; }

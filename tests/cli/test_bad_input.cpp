@@ -103,7 +103,7 @@ TEST_F(BadInput, SlicesNotMultipleOfChannels) {
 
 TEST_F(BadInput, BadOverride) {
   expect_error(run_case(dir, tiny, kGoodWorkload, "--set l1.ways=many"),
-               "--set l1.ways: expected an integer");
+               "--set l1.ways=many: l1.ways: expected an integer");
   expect_error(run_case(dir, tiny, kGoodWorkload, "--set l1.bogus=1"), "l1.bogus: unknown key");
 }
 

@@ -59,7 +59,8 @@ TEST(Config, OverridesReplaceAndAreNamed) {
   c.apply_override("l1.sets=x");
   auto l1 = c.child("l1");
   EXPECT_EQ(l1.get_uint("ways", 1), 8u);
-  EXPECT_EQ(error_of([&] { l1.get_uint("sets", 1); }), "--set l1.sets: expected an integer, got 'x'");
+  EXPECT_EQ(error_of([&] { l1.get_uint("sets", 1); }),
+            "--set l1.sets=x: l1.sets: expected an integer, got 'x'");
   EXPECT_NE(error_of([&] { c.apply_override("noequals"); }).find("expected key.path=value"),
             std::string::npos);
 }
