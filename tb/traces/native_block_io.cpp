@@ -3,9 +3,11 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "models/common/config.h"
+#include "models/common/output_file.h"
 
 namespace gms {
 
@@ -37,7 +39,8 @@ BlockWriter::~BlockWriter() {
 }
 
 void BlockWriter::write(const void* p, size_t n) {
-  if (n && std::fwrite(p, 1, n, f_) != n) throw ConfigError(path_ + ": write failed");
+  if (n && std::fwrite(p, 1, n, f_) != n)
+    throw OutputError(path_ + ": write failed: " + std::strerror(errno));
 }
 
 void BlockWriter::flush_full_blocks() {
@@ -84,9 +87,11 @@ void BlockWriter::finish() {
   raw_.clear();
   const uint8_t end[8] = {};
   write(end, sizeof end);
-  const bool ok = std::fclose(f_) == 0;
+  const bool ok = std::fflush(f_) == 0 && !std::ferror(f_);
+  const int err = errno;
+  const bool closed = std::fclose(f_) == 0;
   f_ = nullptr;
-  if (!ok) throw ConfigError(path_ + ": write failed");
+  if (!ok || !closed) throw OutputError(path_ + ": write failed: " + std::strerror(ok ? errno : err));
 }
 
 BlockReader::BlockReader(const std::string& path, std::function<void(const std::string&)> fail)

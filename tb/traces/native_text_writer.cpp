@@ -1,7 +1,10 @@
 // The text form of the native trace (docs/trace-format.md): one line per kernel, CTA, warp and instruction.
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 
 #include "models/common/config.h"
+#include "models/common/output_file.h"
 #include "tb/traces/native_format.h"
 
 namespace gms {
@@ -91,7 +94,10 @@ class TextSink : public NativeTraceSink {
   void finish() override {
     out_ << "end " << kernels_ << "\n";
     out_.flush();
-    if (!out_) throw ConfigError(path_ + ": write failed");
+    const int err = errno;
+    const bool ok = bool(out_);
+    out_.close();
+    if (!ok || !out_) throw OutputError(path_ + ": write failed: " + std::strerror(ok ? errno : err));
   }
 
  private:

@@ -164,6 +164,14 @@ TEST_F(HardeningOutput, VcdOnFullDiskFailsTheRun) {
                    "/dev/full: write failed: No space left on device");
 }
 
+TEST_F(HardeningOutput, TraceRecordOnFullDiskFailsTheRun) {
+  // Text, zlib binary and uncompressed binary: the write (or the close) fails, status 3 with the reason.
+  for (const std::string fmt : {"text", "binary --compression zlib", "binary --compression none"})
+    expect_one_error(run_cli("trace record -w " + gms_src("configs/workloads/small.yaml") +
+                             " -o /dev/full --format " + fmt),
+                     3, "/dev/full: write failed: No space left on device");
+}
+
 TEST_F(HardeningOutput, RdOutputsOnFullDiskFailTheRun) {
   for (const std::string file : {"rd.json", "rd_histogram.csv"}) {
     ASSERT_EQ(std::system(("rm -rf '" + dir + "/rd' && mkdir -p '" + dir + "/rd' && ln -s /dev/full '" + dir +
