@@ -1,5 +1,7 @@
 #include "models/common/text_excerpt.h"
 
+#include <cstdio>
+
 namespace gms {
 
 std::string escape_excerpt(std::string_view text, size_t max) {
@@ -37,6 +39,12 @@ std::string escape_excerpt(std::string_view text, size_t max) {
   }
   if (n < text.size()) out += "...";
   return out;
+}
+
+std::string to_hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
 }
 
 }  // namespace gms

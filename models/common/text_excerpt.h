@@ -3,6 +3,7 @@
 // byte outside printable ASCII is escaped (\n, \t, \0, \xNN) and the excerpt is cut at `max` bytes of input.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -14,5 +15,7 @@ std::string escape_excerpt(std::string_view text, size_t max = 40);
 inline std::string quote_excerpt(std::string_view text, size_t max = 40) {
   return "'" + escape_excerpt(text, max) + "'";
 }
+// An address or size as it appears in messages: 0x1f80.
+std::string to_hex(uint64_t v);
 
 }  // namespace gms

@@ -1,21 +1,16 @@
 #include "models/sm/coalescer.h"
 
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+
+#include "models/common/text_excerpt.h"
 
 namespace gms {
 
 namespace {
 
 using u128 = unsigned __int128;
-
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 // Bits [0, n) of the 128-bit byte mask of a line.
 u128 bytes_below(unsigned n) {
@@ -111,7 +106,7 @@ int first_wrapping_lane(const WarpInst& inst) {
 }
 
 std::string wrap_error(const WarpInst& inst, unsigned lane) {
-  return "lane " + std::to_string(lane) + " address " + hex(inst.addr[lane]) + " + " +
+  return "lane " + std::to_string(lane) + " address " + to_hex(inst.addr[lane]) + " + " +
          std::to_string(inst.width) + " bytes wraps past 2^64";
 }
 
@@ -181,8 +176,8 @@ void Coalescer::coalesce(const WarpInst& inst, std::vector<LineRequest>& out) {
     lanes |= r.lanes;
   }
   if (lanes != inst.active_mask)
-    throw std::logic_error("coalescer: active lanes " + hex(inst.active_mask & ~lanes) + " at pc " +
-                           hex(inst.pc) + " made no line request");
+    throw std::logic_error("coalescer: active lanes " + to_hex(inst.active_mask & ~lanes) + " at pc " +
+                           to_hex(inst.pc) + " made no line request");
 }
 
 }  // namespace gms

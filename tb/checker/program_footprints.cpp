@@ -1,21 +1,15 @@
 #include "tb/checker/program_footprints.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <utility>
 
 #include "models/common/config.h"
 #include "models/common/mem_req.h"
+#include "models/common/text_excerpt.h"
 
 namespace gms {
 
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 // Lines [first, end) that bytes [begin, end) touch (in line units, so the last line of the address space
 // fits).
@@ -84,7 +78,7 @@ class GuardedWorkload : public Workload {
 }  // namespace
 
 std::string to_string(const AddressRange& r) {
-  return "[" + hex(r.begin) + ", " + hex(r.end) + ")";
+  return "[" + to_hex(r.begin) + ", " + to_hex(r.end) + ")";
 }
 
 std::optional<AddressRange> first_overlap(const std::vector<AddressRange>& a,

@@ -2,25 +2,21 @@
 
 #include <cstdio>
 
+#include "models/common/text_excerpt.h"
+
 namespace gms {
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
-
 uint64_t read_line_aligned(const ConfigNode& n, const std::string& key, uint64_t def) {
   const uint64_t v = n.get_uint(key, def, 0, kWorkloadAddressLimit - 1);
-  if (v % kLineBytes) n.fail(key, "value " + hex(v) + " must be a multiple of 128 (a line)");
+  if (v % kLineBytes) n.fail(key, "value " + to_hex(v) + " must be a multiple of 128 (a line)");
   return v;
 }
 
 void check_region(const ConfigNode& n, const std::string& key, uint64_t start, uint64_t bytes) {
   if (bytes > kWorkloadAddressLimit - start)
-    n.fail(key, "the region of " + std::to_string(bytes) + " bytes from " + hex(start) +
+    n.fail(key, "the region of " + std::to_string(bytes) + " bytes from " + to_hex(start) +
                     " ends past the 48-bit address space");
 }
 

@@ -4,20 +4,13 @@
 #include "models/noc/arbiter.h"
 #include "models/noc/interconnect.h"
 #include "models/noc/noc_params.h"
+#include "tests/config_error_of.h"
 
 using gms::ConfigError;
 using gms::ConfigNode;
 using gms::NocParams;
 
 namespace {
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 NocParams parse(const std::string& body) {
   return NocParams::from(ConfigNode::load_string("noc:\n" + body, "n.yaml").child("noc"));
 }
@@ -54,18 +47,18 @@ TEST(NocParams, PacketFlitsFormula) {
 }
 
 TEST(NocParams, ErrorsNameFileLineAndKey) {
-  EXPECT_EQ(error_of([] { parse("  type: mesh\n"); }).rfind("n.yaml:2: noc.type: ", 0), 0u);
-  EXPECT_EQ(error_of([] { parse("  input_buffer_flits: 4\n"); }),
+  EXPECT_EQ(config_error_of([] { parse("  type: mesh\n"); }).rfind("n.yaml:2: noc.type: ", 0), 0u);
+  EXPECT_EQ(config_error_of([] { parse("  input_buffer_flits: 4\n"); }),
             "n.yaml:2: noc.input_buffer_flits: value 4 cannot hold the largest packet (5 flits of 32 B)");
-  EXPECT_EQ(error_of([] { parse("  flit_bytes: 64\n  input_buffer_flits: 2\n"); }),
+  EXPECT_EQ(config_error_of([] { parse("  flit_bytes: 64\n  input_buffer_flits: 2\n"); }),
             "n.yaml:3: noc.input_buffer_flits: value 2 cannot hold the largest packet (3 flits of 64 B)");
-  EXPECT_EQ(error_of([] { parse("  flit_bytes: 64\n  input_buffer_flits: 3\n"); }), "");
-  EXPECT_EQ(error_of([] { parse("  flit_bytes: 24\n"); }),
+  EXPECT_EQ(config_error_of([] { parse("  flit_bytes: 64\n  input_buffer_flits: 3\n"); }), "");
+  EXPECT_EQ(config_error_of([] { parse("  flit_bytes: 24\n"); }),
             "n.yaml:2: noc.flit_bytes: value 24 must be a power of two");
-  EXPECT_EQ(error_of([] { parse("  latency: 0\n"); }),
+  EXPECT_EQ(config_error_of([] { parse("  latency: 0\n"); }),
             "n.yaml:2: noc.latency: value 0 out of range [1, 1000]");
-  EXPECT_EQ(error_of([] { parse("  arbiter: fifo\n"); }).rfind("n.yaml:2: noc.arbiter: ", 0), 0u);
-  EXPECT_EQ(error_of([] { parse("  latncy: 3\n"); }), "n.yaml:2: noc.latncy: unknown key");
+  EXPECT_EQ(config_error_of([] { parse("  arbiter: fifo\n"); }).rfind("n.yaml:2: noc.arbiter: ", 0), 0u);
+  EXPECT_EQ(config_error_of([] { parse("  latncy: 3\n"); }), "n.yaml:2: noc.latncy: unknown key");
 }
 
 TEST(NocParams, FactoryRejectsUnknownTypeAndArbiter) {
@@ -74,12 +67,13 @@ TEST(NocParams, FactoryRejectsUnknownTypeAndArbiter) {
   env.stats = &root;
   NocParams p;
   p.type = "hxbar";
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(config_error_of([&] {
               gms::make_interconnect(
                   p, "x", [](const tlm::tlm_generic_payload&) { return 0u; }, env);
             }),
             "noc.type: unknown interconnect type 'hxbar' (known: full)");
-  EXPECT_EQ(error_of([] { gms::make_arbiter("islip"); }), "noc.arbiter: unknown arbiter 'islip' (known: rr)");
+  EXPECT_EQ(config_error_of([] { gms::make_arbiter("islip"); }),
+            "noc.arbiter: unknown arbiter 'islip' (known: rr)");
 }
 
 TEST(NocArbiter, RoundRobinRotatesAmongRequestersAndSkipsIdleOnes) {

@@ -3,22 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "tb/checker/program_footprints.h"
+#include "tests/config_error_of.h"
 #include "tests/tb/workload_test_util.h"
 
 namespace gms::test {
-namespace {
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-}  // namespace
-
 TEST(ProgramFootprints, FirstOverlapIsWidenedToLines) {
   EXPECT_FALSE(first_overlap({{0x1000, 0x2000}}, {{0x2000, 0x3000}}));
   EXPECT_FALSE(first_overlap({{0x1000, 0x1000}}, {{0x0, 0x3000}}));  // empty ranges touch nothing
@@ -37,13 +25,14 @@ TEST(ProgramFootprints, SecondProgramOnALineIsAnErrorNamingBoth) {
   f.touch(1, 0x2000, 16);
   f.touch(1, 0x1100, 4);
   EXPECT_EQ(
-      error_of([&] { f.touch(1, 0x1084, 4); }),
+      config_error_of([&] { f.touch(1, 0x1084, 4); }),
       "p.yaml: program 'b' (programs[1]) accesses the line [0x1080, 0x1100) that program 'a' (programs[0]) "
       "also uses: programs must use disjoint memory");
   // The last lines of the address space: no wrap-around, no endless loop.
   EXPECT_NO_THROW(f.touch(0, UINT64_MAX - 3, 16));
-  EXPECT_NE(error_of([&] { f.touch(1, UINT64_MAX - 100, 4); }).find("program 'b' (programs[1]) accesses"),
-            std::string::npos);
+  EXPECT_NE(
+      config_error_of([&] { f.touch(1, UINT64_MAX - 100, 4); }).find("program 'b' (programs[1]) accesses"),
+      std::string::npos);
 }
 
 TEST(ProgramFootprints, SyntheticWorkloadDeclaresTheRegionsItUses) {
