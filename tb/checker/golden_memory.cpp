@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "models/common/memory_image.h"
 
@@ -107,13 +108,16 @@ uint8_t GoldenMemory::image_byte(uint64_t addr) const {
   return it == image_.end() ? initial_byte(addr) : it->second->bytes[addr % kPageBytes];
 }
 
-void GoldenMemory::on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) {
+void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
+                            unsigned bytes) {
   const uint64_t writer = warp_uid + 1;
+  WarpOrder* wo = in_flight_.empty() ? nullptr : order_of(warp_uid);
   for (unsigned done = 0; done < bytes;) {
     const uint64_t a = addr + done;
     const unsigned offset = unsigned(a % kPageBytes);
     const unsigned n = std::min(bytes - done, kPageBytes - offset);
     WritePage& p = write_page(a / kPageBytes);
+    if (wo) record_undo(*wo, writer, seq, a, n, p);
     for (unsigned i = 0; i < n; ++i) {
       const unsigned o = offset + i;
       if (p.writer[o] != 0 && p.writer[o] != writer) {
@@ -121,13 +125,101 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* dat
         p.conflict.set(o);
       }
       p.writer[o] = writer;
+      p.seq[o] = seq;
       p.value[o] = data[done + i];
     }
     done += n;
   }
 }
 
-void GoldenMemory::on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) {
+// Older loads of the warp are in flight: keep what the store is about to overwrite, for them.
+void GoldenMemory::record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uint64_t addr, unsigned n,
+                               const WritePage& p) {
+  for (unsigned d = 0; d < n; d += kUndoBytes) {
+    Undo& u = wo.undo.emplace_back();
+    u.store_seq = seq;
+    u.addr = addr + d;
+    u.bytes = std::min(kUndoBytes, n - d);
+    u.own = 0;
+    const unsigned offset = unsigned(u.addr % kPageBytes);
+    for (unsigned i = 0; i < u.bytes; ++i) {
+      const unsigned o = offset + i;
+      if (p.writer[o] != writer || p.conflict[o]) continue;
+      u.own |= 1u << i;
+      u.old[i] = p.value[o];
+    }
+  }
+}
+
+GoldenMemory::WarpOrder* GoldenMemory::order_of(uint64_t warp_uid) {
+  auto it = in_flight_.find(warp_uid);
+  return it == in_flight_.end() ? nullptr : &orders_[it->second];
+}
+
+void GoldenMemory::on_load_issue(uint64_t warp_uid, uint64_t seq) {
+  auto [it, fresh] = in_flight_.try_emplace(warp_uid, 0);
+  if (fresh) {
+    if (free_orders_.empty()) {
+      it->second = uint32_t(orders_.size());
+      orders_.emplace_back();
+    } else {
+      it->second = free_orders_.back();
+      free_orders_.pop_back();
+    }
+  }
+  orders_[it->second].loads.push_back(seq);
+}
+
+void GoldenMemory::on_load_done(uint64_t warp_uid, uint64_t seq) {
+  auto it = in_flight_.find(warp_uid);
+  WarpOrder* wo = it == in_flight_.end() ? nullptr : &orders_[it->second];
+  auto l = wo ? std::find(wo->loads.begin(), wo->loads.end(), seq) : std::vector<uint64_t>::iterator();
+  if (!wo || l == wo->loads.end())
+    throw std::logic_error("golden memory: load " + std::to_string(seq) + " of warp " +
+                           std::to_string(warp_uid) + " ended but was not issued");
+  wo->loads.erase(l);
+  if (wo->loads.empty()) {  // nothing left that could need the log
+    wo->undo.clear();
+    wo->undo_head = 0;
+    free_orders_.push_back(it->second);
+    in_flight_.erase(it);
+    return;
+  }
+  // Records of stores older than every load still in flight can serve no load.
+  const uint64_t oldest = *std::min_element(wo->loads.begin(), wo->loads.end());
+  while (wo->undo_head < wo->undo.size() && wo->undo[wo->undo_head].store_seq < oldest) ++wo->undo_head;
+  if (wo->undo_head == wo->undo.size()) {
+    wo->undo.clear();
+    wo->undo_head = 0;
+  } else if (wo->undo_head >= 64 && 2 * wo->undo_head >= wo->undo.size()) {
+    wo->undo.erase(wo->undo.begin(), wo->undo.begin() + ptrdiff_t(wo->undo_head));
+    wo->undo_head = 0;
+  }
+}
+
+size_t GoldenMemory::undo_entries() const {
+  size_t n = 0;
+  for (const auto& [uid, slot] : in_flight_) n += orders_[slot].undo.size() - orders_[slot].undo_head;
+  return n;
+}
+
+const GoldenMemory::Undo& GoldenMemory::undo_for(uint64_t warp_uid, uint64_t seq, uint64_t addr) const {
+  auto it = in_flight_.find(warp_uid);
+  if (it != in_flight_.end()) {
+    const WarpOrder& wo = orders_[it->second];
+    // Records are in store order: the first one after the load that covers addr.
+    auto u = std::upper_bound(wo.undo.begin() + ptrdiff_t(wo.undo_head), wo.undo.end(), seq,
+                              [](uint64_t s, const Undo& r) { return s < r.store_seq; });
+    for (; u != wo.undo.end(); ++u)
+      if (addr - u->addr < u->bytes) return *u;
+  }
+  throw std::logic_error("golden memory: load " + std::to_string(seq) + " of warp " +
+                         std::to_string(warp_uid) + " is older than the warp's store to " + hex(addr) +
+                         " but was not announced with on_load_issue");
+}
+
+void GoldenMemory::on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
+                           unsigned bytes) {
   ++loads_checked_;
   Mismatch m;
   for (unsigned done = 0; done < bytes;) {
@@ -139,7 +231,7 @@ void GoldenMemory::on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data
     const WritePage* w = v.write;
     const ImagePage* ip = v.image;
     if (w || (ip && ip->has_unknown))
-      check_bytes(warp_uid, a, data + done, n, w, ip, m);
+      check_bytes(warp_uid, seq, a, data + done, n, w, ip, m);
     else
       check_image(a, data + done, n, ip, m);
     done += n;
@@ -170,21 +262,35 @@ void GoldenMemory::check_image(uint64_t addr, const uint8_t* got, unsigned n, co
   for (unsigned i = 0; i < n; ++i) note_byte(m, addr + i, expected[i], got[i]);
 }
 
-// Byte by byte: this kernel's stores first (own warp checked, other warps racy), then the image.
-void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t addr, const uint8_t* got, unsigned n,
+// Byte by byte: this kernel's stores first (own warp's checked as of the load's issue, other warps' racy),
+// then the image.
+void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
                                const WritePage* w, const ImagePage* ip, Mismatch& m) {
   const uint64_t writer = warp_uid + 1;
   const unsigned offset = unsigned(addr % kPageBytes);
   for (unsigned i = 0; i < n; ++i) {
     const unsigned o = offset + i;
-    uint8_t expected;
     if (w && w->writer[o] != 0) {
       if (w->conflict[o] || w->writer[o] != writer) {
         ++racy_bytes_;
         continue;
       }
-      expected = w->value[o];
-    } else if (ip) {
+      if (w->seq[o] < seq) {  // the warp's last store to the byte came before the load
+        ++bytes_checked_;
+        note_byte(m, addr + i, w->value[o], got[i]);
+        continue;
+      }
+      // A store of the warp issued after the load overwrote the byte: what it held then.
+      const Undo& u = undo_for(warp_uid, seq, addr + i);
+      const unsigned k = unsigned(addr + i - u.addr);
+      if (u.own >> k & 1) {
+        ++bytes_checked_;
+        note_byte(m, addr + i, u.old[k], got[i]);
+        continue;
+      }
+    }
+    uint8_t expected;
+    if (ip) {
       if (ip->unknown[o]) {
         ++racy_bytes_;
         continue;
@@ -211,6 +317,12 @@ void GoldenMemory::on_kernel_end() {
   }
   writes_.clear();
   last_ = PageView();
+  // No load is in flight at a kernel end; drop the bookkeeping anyway.
+  for (const auto& [uid, slot] : in_flight_) {
+    orders_[slot] = WarpOrder();
+    free_orders_.push_back(slot);
+  }
+  in_flight_.clear();
   ++kernels_;
 }
 
