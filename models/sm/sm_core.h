@@ -120,6 +120,7 @@ class SmCore : public sc_core::sc_module {
   uint32_t in_flight_ = 0;
   uint64_t request_seq_ = 0, store_seq_ = 0;
   uint64_t issue_order_ = 0;  // instructions issued: a warp's program order, told to the observer
+  uint64_t lines_first_ = 0, lines_last_ = 0;  // scratch of issue(): first and last byte of a load's lines
   uint64_t last_response_ps_ = 0;
 
   // Cycle bookkeeping (UINT64_MAX = never).

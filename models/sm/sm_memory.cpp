@@ -52,6 +52,14 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   const uint32_t n = uint32_t(pipe_lines_.size());
   uint64_t sectors = 0;
   for (const LineRequest& l : pipe_lines_) sectors += unsigned(popcount8(l.chunk_mask));
+  if (load && observer_ && n > 0) {  // the lines' span: the bytes the load may read
+    lines_first_ = UINT64_MAX;
+    lines_last_ = 0;
+    for (const LineRequest& l : pipe_lines_) {
+      lines_first_ = std::min(lines_first_, l.line_addr);
+      lines_last_ = std::max(lines_last_, l.line_addr + (kLineBytes - 1));
+    }
+  }
   ++warp_insts_;
   line_requests_ += n;
   if (load) {
@@ -83,8 +91,8 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   if (observer_) {
     if (!load)
       notify_stores(inst, w.uid, seq, order);
-    else if (n > 0)
-      observer_->on_load_issue(w.uid, order);  // its bytes come back later, maybe after later stores
+    else if (n > 0)  // its bytes come back later, maybe after later stores of the warp
+      observer_->on_load_issue(w.uid, order, lines_first_, lines_last_);
   }
   // Pull the warp's next instruction now: its gap counts from this issue.
   w.has_next = w.stream->next(w.next);

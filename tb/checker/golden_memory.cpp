@@ -117,7 +117,7 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, cons
     const unsigned offset = unsigned(a % kPageBytes);
     const unsigned n = std::min(bytes - done, kPageBytes - offset);
     WritePage& p = write_page(a / kPageBytes);
-    if (wo) record_undo(*wo, writer, seq, a, n, p);
+    if (wo && read_by_a_load(*wo, a, n)) record_undo(*wo, writer, seq, a, n, p);
     for (unsigned i = 0; i < n; ++i) {
       const unsigned o = offset + i;
       if (p.writer[o] != 0 && p.writer[o] != writer) {
@@ -125,16 +125,25 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, cons
         p.conflict.set(o);
       }
       p.writer[o] = writer;
-      p.seq[o] = seq;
       p.value[o] = data[done + i];
     }
     done += n;
   }
 }
 
-// Older loads of the warp are in flight: keep what the store is about to overwrite, for them.
+// Whether a load of the warp in flight may read a byte of [addr, addr + n) (n >= 1, no wrap).
+bool GoldenMemory::read_by_a_load(const WarpOrder& wo, uint64_t addr, unsigned n) {
+  if (addr > wo.last || addr + (n - 1) < wo.first) return false;
+  for (const InFlightLoad& l : wo.loads)
+    if (addr <= l.last && addr + (n - 1) >= l.first) return true;
+  return false;
+}
+
+// Older loads of the warp that may read the bytes are in flight: keep what the store is about to
+// overwrite, for them.
 void GoldenMemory::record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uint64_t addr, unsigned n,
                                const WritePage& p) {
+  ++undo_version_;
   for (unsigned d = 0; d < n; d += kUndoBytes) {
     Undo& u = wo.undo.emplace_back();
     u.store_seq = seq;
@@ -152,41 +161,72 @@ void GoldenMemory::record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uin
 }
 
 GoldenMemory::WarpOrder* GoldenMemory::order_of(uint64_t warp_uid) {
-  auto it = in_flight_.find(warp_uid);
-  return it == in_flight_.end() ? nullptr : &orders_[it->second];
+  if (warp_uid != cached_uid_) {
+    auto it = in_flight_.find(warp_uid);
+    cached_uid_ = warp_uid;
+    cached_order_ = it == in_flight_.end() ? nullptr : &orders_[it->second];
+  }
+  return cached_order_;
 }
 
-void GoldenMemory::on_load_issue(uint64_t warp_uid, uint64_t seq) {
-  auto [it, fresh] = in_flight_.try_emplace(warp_uid, 0);
-  if (fresh) {
+void GoldenMemory::on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first, uint64_t last) {
+  auto it = in_flight_.find(warp_uid);
+  if (it == in_flight_.end()) {
+    cached_uid_ = UINT64_MAX;  // orders_ may move, and the warp had no order
+    uint32_t slot;
     if (free_orders_.empty()) {
-      it->second = uint32_t(orders_.size());
+      slot = uint32_t(orders_.size());
       orders_.emplace_back();
     } else {
-      it->second = free_orders_.back();
+      slot = free_orders_.back();
       free_orders_.pop_back();
     }
+    if (spare_nodes_.empty()) {
+      it = in_flight_.emplace(warp_uid, slot).first;
+    } else {
+      InFlight::node_type node = std::move(spare_nodes_.back());
+      spare_nodes_.pop_back();
+      node.key() = warp_uid;
+      node.mapped() = slot;
+      it = in_flight_.insert(std::move(node)).position;
+    }
   }
-  orders_[it->second].loads.push_back(seq);
+  WarpOrder& wo = orders_[it->second];
+  wo.loads.push_back({seq, first, last});
+  wo.first = std::min(wo.first, first);
+  wo.last = std::max(wo.last, last);
 }
 
 void GoldenMemory::on_load_done(uint64_t warp_uid, uint64_t seq) {
   auto it = in_flight_.find(warp_uid);
   WarpOrder* wo = it == in_flight_.end() ? nullptr : &orders_[it->second];
-  auto l = wo ? std::find(wo->loads.begin(), wo->loads.end(), seq) : std::vector<uint64_t>::iterator();
+  auto l = wo ? std::find_if(wo->loads.begin(), wo->loads.end(),
+                             [&](const InFlightLoad& x) { return x.seq == seq; })
+              : std::vector<InFlightLoad>::iterator();
   if (!wo || l == wo->loads.end())
     throw std::logic_error("golden memory: load " + std::to_string(seq) + " of warp " +
                            std::to_string(warp_uid) + " ended but was not issued");
   wo->loads.erase(l);
+  ++undo_version_;
   if (wo->loads.empty()) {  // nothing left that could need the log
     wo->undo.clear();
     wo->undo_head = 0;
+    wo->first = UINT64_MAX;
+    wo->last = 0;
     free_orders_.push_back(it->second);
-    in_flight_.erase(it);
+    spare_nodes_.push_back(in_flight_.extract(it));
+    cached_uid_ = UINT64_MAX;
     return;
   }
   // Records of stores older than every load still in flight can serve no load.
-  const uint64_t oldest = *std::min_element(wo->loads.begin(), wo->loads.end());
+  uint64_t oldest = UINT64_MAX;
+  wo->first = UINT64_MAX;
+  wo->last = 0;
+  for (const InFlightLoad& x : wo->loads) {
+    oldest = std::min(oldest, x.seq);
+    wo->first = std::min(wo->first, x.first);
+    wo->last = std::max(wo->last, x.last);
+  }
   while (wo->undo_head < wo->undo.size() && wo->undo[wo->undo_head].store_seq < oldest) ++wo->undo_head;
   if (wo->undo_head == wo->undo.size()) {
     wo->undo.clear();
@@ -203,19 +243,32 @@ size_t GoldenMemory::undo_entries() const {
   return n;
 }
 
-const GoldenMemory::Undo& GoldenMemory::undo_for(uint64_t warp_uid, uint64_t seq, uint64_t addr) const {
-  auto it = in_flight_.find(warp_uid);
-  if (it != in_flight_.end()) {
-    const WarpOrder& wo = orders_[it->second];
-    // Records are in store order: the first one after the load that covers addr.
-    auto u = std::upper_bound(wo.undo.begin() + ptrdiff_t(wo.undo_head), wo.undo.end(), seq,
-                              [](uint64_t s, const Undo& r) { return s < r.store_seq; });
-    for (; u != wo.undo.end(); ++u)
-      if (addr - u->addr < u->bytes) return *u;
+const GoldenMemory::WarpOrder* GoldenMemory::order_with_later_stores(uint64_t warp_uid, uint64_t seq) {
+  const WarpOrder* wo = in_flight_.empty() ? nullptr : order_of(warp_uid);
+  if (!wo || wo->undo.size() == wo->undo_head || wo->undo.back().store_seq < seq) return nullptr;
+  return wo;
+}
+
+const std::array<const GoldenMemory::Undo*, GoldenMemory::kBlockBytes>& GoldenMemory::later_stores(
+    const WarpOrder& wo, uint64_t warp_uid, uint64_t seq, uint64_t block) {
+  LaterStores& c = later_;
+  if (c.uid == warp_uid && c.seq == seq && c.block == block && c.version == undo_version_) return c.first;
+  c.uid = warp_uid;
+  c.seq = seq;
+  c.block = block;
+  c.version = undo_version_;
+  c.first.fill(nullptr);
+  // Records are in store order: skip those of stores before the load; the first to cover a byte wins.
+  auto u = std::upper_bound(wo.undo.begin() + ptrdiff_t(wo.undo_head), wo.undo.end(), seq,
+                            [](uint64_t s, const Undo& r) { return s < r.store_seq; });
+  for (; u != wo.undo.end(); ++u) {
+    if (u->addr / kBlockBytes != block && (u->addr + (u->bytes - 1)) / kBlockBytes != block) continue;
+    for (unsigned i = 0; i < u->bytes; ++i) {
+      const uint64_t a = u->addr + i;
+      if (a / kBlockBytes == block && !c.first[a % kBlockBytes]) c.first[a % kBlockBytes] = &*u;
+    }
   }
-  throw std::logic_error("golden memory: load " + std::to_string(seq) + " of warp " +
-                         std::to_string(warp_uid) + " is older than the warp's store to " + hex(addr) +
-                         " but was not announced with on_load_issue");
+  return c.first;
 }
 
 void GoldenMemory::on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
@@ -268,6 +321,9 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
                                const WritePage* w, const ImagePage* ip, Mismatch& m) {
   const uint64_t writer = warp_uid + 1;
   const unsigned offset = unsigned(addr % kPageBytes);
+  const WarpOrder* wo = w ? order_with_later_stores(warp_uid, seq) : nullptr;
+  const std::array<const Undo*, kBlockBytes>* later = nullptr;  // of block later_block
+  uint64_t later_block = 0;
   for (unsigned i = 0; i < n; ++i) {
     const unsigned o = offset + i;
     if (w && w->writer[o] != 0) {
@@ -275,17 +331,21 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
         ++racy_bytes_;
         continue;
       }
-      if (w->seq[o] < seq) {  // the warp's last store to the byte came before the load
-        ++bytes_checked_;
-        note_byte(m, addr + i, w->value[o], got[i]);
-        continue;
+      // The warp's last store, unless a store of the warp issued after the load overwrote the byte: then
+      // what it held before the first such store (an earlier store of the warp, or the image).
+      const Undo* u = nullptr;
+      if (wo) {
+        const uint64_t a = addr + i;
+        if (!later || a / kBlockBytes != later_block) {
+          later_block = a / kBlockBytes;
+          later = &later_stores(*wo, warp_uid, seq, later_block);
+        }
+        u = (*later)[a % kBlockBytes];
       }
-      // A store of the warp issued after the load overwrote the byte: what it held then.
-      const Undo& u = undo_for(warp_uid, seq, addr + i);
-      const unsigned k = unsigned(addr + i - u.addr);
-      if (u.own >> k & 1) {
+      const unsigned k = u ? unsigned(addr + i - u->addr) : 0;
+      if (!u || u->own >> k & 1) {
         ++bytes_checked_;
-        note_byte(m, addr + i, u.old[k], got[i]);
+        note_byte(m, addr + i, u ? u->old[k] : w->value[o], got[i]);
         continue;
       }
     }
@@ -323,6 +383,8 @@ void GoldenMemory::on_kernel_end() {
     free_orders_.push_back(slot);
   }
   in_flight_.clear();
+  cached_uid_ = UINT64_MAX;
+  ++undo_version_;
   ++kernels_;
 }
 

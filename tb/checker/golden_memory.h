@@ -45,7 +45,9 @@ class GoldenMemory : public MemObserver {
   explicit GoldenMemory(StatGroup& parent, const std::string& name = "golden_memory");
 
   void on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data, unsigned bytes) override;
-  void on_load_issue(uint64_t warp_uid, uint64_t seq) override;
+  void on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first, uint64_t last) override;
+  // A load that may read anywhere.
+  void on_load_issue(uint64_t warp_uid, uint64_t seq) { on_load_issue(warp_uid, seq, 0, UINT64_MAX); }
   void on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data, unsigned bytes) override;
   void on_load_done(uint64_t warp_uid, uint64_t seq) override;
   void on_kernel_end() override;
@@ -83,12 +85,11 @@ class GoldenMemory : public MemObserver {
     std::bitset<kPageBytes> unknown;
     bool has_unknown = false;  // unknown.any(), kept so the common path does not scan the bitset
   };
-  // This kernel's stores: writer = warp uid + 1 (0 = not written); `conflict` = a second warp wrote it;
-  // seq = the writing store's place in its warp's program order (valid where writer != 0).
+  // This kernel's stores: writer = warp uid + 1 (0 = not written); `conflict` = a second warp wrote it.
+  // The value is the writer's last store; what a load issued before that store must see is in the undo log.
   struct WritePage {
     std::array<uint8_t, kPageBytes> value;
     std::array<uint64_t, kPageBytes> writer;
-    std::array<uint64_t, kPageBytes> seq;
     std::bitset<kPageBytes> conflict;
   };
   // What up to kUndoBytes bytes held before a store of the warp that was issued while older loads of the
@@ -102,10 +103,14 @@ class GoldenMemory : public MemObserver {
     uint32_t own = 0;
     std::array<uint8_t, kUndoBytes> old;
   };
-  // A warp with loads in flight: their sequence numbers (issue order) and the undo log (store order) still
-  // needed by them. Slots are recycled; a warp has one only while it has loads in flight.
+  // A warp with loads in flight: their sequence numbers (issue order) and spans, and the undo log (store
+  // order) still needed by them. Slots are recycled; a warp has one only while it has loads in flight.
+  struct InFlightLoad {
+    uint64_t seq, first, last;  // bytes [first, last] it may read
+  };
   struct WarpOrder {
-    std::vector<uint64_t> loads;
+    std::vector<InFlightLoad> loads;
+    uint64_t first = UINT64_MAX, last = 0;  // the loads' spans together (a quick no for most stores)
     std::vector<Undo> undo;
     size_t undo_head = 0;  // records before it were dropped
   };
@@ -114,9 +119,20 @@ class GoldenMemory : public MemObserver {
   void check_image(uint64_t addr, const uint8_t* got, unsigned n, const ImagePage* ip, Mismatch& m);
   void check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
                    const WritePage* w, const ImagePage* ip, Mismatch& m);
-  // The oldest undo record of the warp for addr made by a store after load `seq`: what the load must see.
-  const Undo& undo_for(uint64_t warp_uid, uint64_t seq, uint64_t addr) const;
+  // For load `seq` of a warp, per byte of one kBlockBytes block: the first undo record (in store order) of a
+  // store of the warp issued after the load that covers the byte (what the load must see there), or null.
+  // Built once per block and load, since the SM reports a returned line lane by lane.
+  static constexpr unsigned kBlockBytes = 128;
+  struct LaterStores {
+    uint64_t uid = UINT64_MAX, seq = 0, block = 0, version = UINT64_MAX;
+    std::array<const Undo*, kBlockBytes> first;
+  };
+  const std::array<const Undo*, kBlockBytes>& later_stores(const WarpOrder& wo, uint64_t warp_uid,
+                                                           uint64_t seq, uint64_t block);
+  // The warp's order if a store of the warp was issued after load `seq` (still in flight), else nullptr.
+  const WarpOrder* order_with_later_stores(uint64_t warp_uid, uint64_t seq);
   WarpOrder* order_of(uint64_t warp_uid);  // nullptr: no loads in flight
+  static bool read_by_a_load(const WarpOrder& wo, uint64_t addr, unsigned n);
   void record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uint64_t addr, unsigned n,
                    const WritePage& p);
   ImagePage& image_page(uint64_t page);
@@ -140,9 +156,15 @@ class GoldenMemory : public MemObserver {
   std::unordered_map<uint64_t, std::unique_ptr<WritePage>> writes_;
   std::vector<std::unique_ptr<WritePage>> spare_pages_;  // reused by later kernels
   std::vector<Mismatch> reported_;
-  std::unordered_map<uint64_t, uint32_t> in_flight_;  // warp uid -> orders_ slot, warps with loads in flight
+  using InFlight = std::unordered_map<uint64_t, uint32_t>;
+  InFlight in_flight_;  // warp uid -> orders_ slot, for the warps with loads in flight
+  std::vector<InFlight::node_type> spare_nodes_;  // a warp's entry comes and goes with its loads: no malloc
   std::vector<WarpOrder> orders_;
   std::vector<uint32_t> free_orders_;
+  uint64_t cached_uid_ = UINT64_MAX;  // order_of()'s last answer (lanes of one warp come in a row)
+  WarpOrder* cached_order_ = nullptr;
+  uint64_t undo_version_ = 0;  // changes whenever an undo log changes (LaterStores must be rebuilt)
+  LaterStores later_;
   PageView last_;                            // reset whenever a page is created or the kernel ends
   std::array<uint8_t, kPageBytes> scratch_;  // initial contents of a never-written range
 };
