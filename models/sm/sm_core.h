@@ -65,7 +65,7 @@ class SmCore : public sc_core::sc_module {
   void report_finished_ctas();
   bool try_issue(uint64_t cycle);
   void issue(uint32_t slot, uint64_t cycle);
-  void notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq);
+  void notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq, uint64_t order);
   bool limits_allow_head() const;
   void send_head(uint64_t cycle);
   bool on_response(Payload& t);
@@ -119,6 +119,8 @@ class SmCore : public sc_core::sc_module {
   SlotTable<LineSlot> lines_;
   uint32_t in_flight_ = 0;
   uint64_t request_seq_ = 0, store_seq_ = 0;
+  uint64_t issue_order_ = 0;  // instructions issued: a warp's program order, told to the observer
+  uint64_t lines_first_ = 0, lines_last_ = 0;  // scratch of issue(): first and last byte of a load's lines
   uint64_t last_response_ps_ = 0;
 
   // Cycle bookkeeping (UINT64_MAX = never).

@@ -52,6 +52,14 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   const uint32_t n = uint32_t(pipe_lines_.size());
   uint64_t sectors = 0;
   for (const LineRequest& l : pipe_lines_) sectors += unsigned(popcount8(l.chunk_mask));
+  if (load && observer_ && n > 0) {  // the lines' span: the bytes the load may read
+    lines_first_ = UINT64_MAX;
+    lines_last_ = 0;
+    for (const LineRequest& l : pipe_lines_) {
+      lines_first_ = std::min(lines_first_, l.line_addr);
+      lines_last_ = std::max(lines_last_, l.line_addr + (kLineBytes - 1));
+    }
+  }
   ++warp_insts_;
   line_requests_ += n;
   if (load) {
@@ -65,6 +73,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   }
   last_issue_cycle_ = cycle;
   const uint64_t seq = load ? 0 : store_seq_++;
+  const uint64_t order = issue_order_++;
   if (n > 0) {
     if (insts_.full()) throw std::logic_error(std::string(name()) + ": instruction table overflow");
     pipe_inst_ = insts_.alloc();
@@ -73,12 +82,18 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     rec.kind = inst.kind;
     rec.pc = inst.pc;
     rec.store_seq = seq;
+    rec.order = order;
     rec.warp_slot = slot;
     rec.lines_left = n;
     rec.issue_cycle = cycle;
     w.unsent = n;
   }
-  if (!load && observer_) notify_stores(inst, w.uid, seq);
+  if (observer_) {
+    if (!load)
+      notify_stores(inst, w.uid, seq, order);
+    else if (n > 0)  // its bytes come back later, maybe after later stores of the warp
+      observer_->on_load_issue(w.uid, order, lines_first_, lines_last_);
+  }
   // Pull the warp's next instruction now: its gap counts from this issue.
   w.has_next = w.stream->next(w.next);
   if (w.has_next) w.ready_cycle = cycle + w.next.gap;
@@ -87,7 +102,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   update_eligible(slot);
 }
 
-void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq) {
+void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq, uint64_t order) {
   uint8_t bytes[16];
   for (uint32_t m = inst.active_mask; m; m &= m - 1) {
     const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
@@ -97,7 +112,7 @@ void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_se
       if (((a + b) & ~uint64_t(7)) != word) v = store_word(sm_id_, store_seq, word = (a + b) & ~uint64_t(7));
       bytes[b] = uint8_t(v >> (8 * ((a + b) & 7)));
     }
-    observer_->on_store(uid, a, bytes, inst.width);
+    observer_->on_store(uid, order, a, bytes, inst.width);
   }
 }
 
@@ -205,11 +220,14 @@ bool SmCore::on_response(Payload& t) {
       const uint64_t a = rec.inst.addr[unsigned(__builtin_ctz(m))];
       const uint64_t lo = a > line_addr ? a - line_addr : 0;  // a lane from the previous line starts at 0
       const uint64_t hi = std::min<uint64_t>(a + rec.inst.width - line_addr, kLineBytes);
-      observer_->on_load(w.uid, line_addr + lo, t.get_data_ptr() + lo, unsigned(hi - lo));
+      observer_->on_load(w.uid, rec.order, line_addr + lo, t.get_data_ptr() + lo, unsigned(hi - lo));
     }
   }
   if (--rec.lines_left == 0) {
-    if (rec.kind == MemKind::Load) load_latency_.add(clock_.next_edge_cycle() - rec.issue_cycle);
+    if (rec.kind == MemKind::Load) {
+      load_latency_.add(clock_.next_edge_cycle() - rec.issue_cycle);
+      if (observer_) observer_->on_load_done(w.uid, rec.order);
+    }
     insts_.release(line.inst);
   }
   t.release();

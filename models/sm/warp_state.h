@@ -39,6 +39,7 @@ struct InstRecord {
   MemKind kind = MemKind::Load;
   uint64_t pc = 0;
   uint64_t store_seq = 0;  // the SM's store counter at issue (store data pattern)
+  uint64_t order = 0;      // the SM's issue counter: program order within the warp (MemObserver's seq)
   uint32_t warp_slot = 0;
   uint32_t lines_left = 0;  // line requests not yet answered (sent or not)
   uint64_t issue_cycle = 0;

@@ -74,11 +74,22 @@ class Workload {
 
 // Sees every executed store and every returned load (the testbench's golden-memory checker).
 // `warp_uid` identifies the warp within the kernel: cta_id * warps_per_cta + warp index in the CTA.
+// `seq` is the instruction's place in its warp's program order (it grows with every issue of the warp;
+// values of different warps are not comparable). A load is announced at issue (on_load_issue, with the
+// bytes [first, last] it may read), its bytes arrive at response (on_load, possibly after later stores of
+// the warp were issued) and its end is announced after its last response (on_load_done): program order says
+// the load reads memory as of its issue. Stores are reported at issue. Observers that ignore ordering need
+// not override the announcements.
 class MemObserver {
  public:
   virtual ~MemObserver() = default;
-  virtual void on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) = 0;
-  virtual void on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) = 0;
+  virtual void on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
+                        unsigned bytes) = 0;
+  virtual void on_load_issue(uint64_t /*warp_uid*/, uint64_t /*seq*/, uint64_t /*first*/, uint64_t /*last*/) {
+  }
+  virtual void on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
+                       unsigned bytes) = 0;
+  virtual void on_load_done(uint64_t /*warp_uid*/, uint64_t /*seq*/) {}
   virtual void on_kernel_end() = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "models/common/memory_image.h"
 
@@ -107,13 +108,16 @@ uint8_t GoldenMemory::image_byte(uint64_t addr) const {
   return it == image_.end() ? initial_byte(addr) : it->second->bytes[addr % kPageBytes];
 }
 
-void GoldenMemory::on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) {
+void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
+                            unsigned bytes) {
   const uint64_t writer = warp_uid + 1;
+  WarpOrder* wo = in_flight_.empty() ? nullptr : order_of(warp_uid);
   for (unsigned done = 0; done < bytes;) {
     const uint64_t a = addr + done;
     const unsigned offset = unsigned(a % kPageBytes);
     const unsigned n = std::min(bytes - done, kPageBytes - offset);
     WritePage& p = write_page(a / kPageBytes);
+    if (wo && read_by_a_load(*wo, a, n)) record_undo(*wo, writer, seq, a, n, p);
     for (unsigned i = 0; i < n; ++i) {
       const unsigned o = offset + i;
       if (p.writer[o] != 0 && p.writer[o] != writer) {
@@ -127,7 +131,148 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* dat
   }
 }
 
-void GoldenMemory::on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) {
+// Whether a load of the warp in flight may read a byte of [addr, addr + n) (n >= 1, no wrap).
+bool GoldenMemory::read_by_a_load(const WarpOrder& wo, uint64_t addr, unsigned n) {
+  if (addr > wo.last || addr + (n - 1) < wo.first) return false;
+  for (const InFlightLoad& l : wo.loads)
+    if (addr <= l.last && addr + (n - 1) >= l.first) return true;
+  return false;
+}
+
+// Older loads of the warp that may read the bytes are in flight: keep what the store is about to
+// overwrite, for them.
+void GoldenMemory::record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uint64_t addr, unsigned n,
+                               const WritePage& p) {
+  ++undo_version_;
+  for (unsigned d = 0; d < n; d += kUndoBytes) {
+    Undo& u = wo.undo.emplace_back();
+    u.store_seq = seq;
+    u.addr = addr + d;
+    u.bytes = std::min(kUndoBytes, n - d);
+    u.own = 0;
+    const unsigned offset = unsigned(u.addr % kPageBytes);
+    for (unsigned i = 0; i < u.bytes; ++i) {
+      const unsigned o = offset + i;
+      if (p.writer[o] != writer || p.conflict[o]) continue;
+      u.own |= 1u << i;
+      u.old[i] = p.value[o];
+    }
+  }
+}
+
+GoldenMemory::WarpOrder* GoldenMemory::order_of(uint64_t warp_uid) {
+  if (warp_uid != cached_uid_) {
+    auto it = in_flight_.find(warp_uid);
+    cached_uid_ = warp_uid;
+    cached_order_ = it == in_flight_.end() ? nullptr : &orders_[it->second];
+  }
+  return cached_order_;
+}
+
+void GoldenMemory::on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first, uint64_t last) {
+  auto it = in_flight_.find(warp_uid);
+  if (it == in_flight_.end()) {
+    cached_uid_ = UINT64_MAX;  // orders_ may move, and the warp had no order
+    uint32_t slot;
+    if (free_orders_.empty()) {
+      slot = uint32_t(orders_.size());
+      orders_.emplace_back();
+    } else {
+      slot = free_orders_.back();
+      free_orders_.pop_back();
+    }
+    if (spare_nodes_.empty()) {
+      it = in_flight_.emplace(warp_uid, slot).first;
+    } else {
+      InFlight::node_type node = std::move(spare_nodes_.back());
+      spare_nodes_.pop_back();
+      node.key() = warp_uid;
+      node.mapped() = slot;
+      it = in_flight_.insert(std::move(node)).position;
+    }
+  }
+  WarpOrder& wo = orders_[it->second];
+  wo.loads.push_back({seq, first, last});
+  wo.first = std::min(wo.first, first);
+  wo.last = std::max(wo.last, last);
+}
+
+void GoldenMemory::on_load_done(uint64_t warp_uid, uint64_t seq) {
+  auto it = in_flight_.find(warp_uid);
+  WarpOrder* wo = it == in_flight_.end() ? nullptr : &orders_[it->second];
+  auto l = wo ? std::find_if(wo->loads.begin(), wo->loads.end(),
+                             [&](const InFlightLoad& x) { return x.seq == seq; })
+              : std::vector<InFlightLoad>::iterator();
+  if (!wo || l == wo->loads.end())
+    throw std::logic_error("golden memory: load " + std::to_string(seq) + " of warp " +
+                           std::to_string(warp_uid) + " ended but was not issued");
+  wo->loads.erase(l);
+  ++undo_version_;
+  if (wo->loads.empty()) {  // nothing left that could need the log
+    wo->undo.clear();
+    wo->undo_head = 0;
+    wo->first = UINT64_MAX;
+    wo->last = 0;
+    free_orders_.push_back(it->second);
+    spare_nodes_.push_back(in_flight_.extract(it));
+    cached_uid_ = UINT64_MAX;
+    return;
+  }
+  // Records of stores older than every load still in flight can serve no load.
+  uint64_t oldest = UINT64_MAX;
+  wo->first = UINT64_MAX;
+  wo->last = 0;
+  for (const InFlightLoad& x : wo->loads) {
+    oldest = std::min(oldest, x.seq);
+    wo->first = std::min(wo->first, x.first);
+    wo->last = std::max(wo->last, x.last);
+  }
+  while (wo->undo_head < wo->undo.size() && wo->undo[wo->undo_head].store_seq < oldest) ++wo->undo_head;
+  if (wo->undo_head == wo->undo.size()) {
+    wo->undo.clear();
+    wo->undo_head = 0;
+  } else if (wo->undo_head >= 64 && 2 * wo->undo_head >= wo->undo.size()) {
+    wo->undo.erase(wo->undo.begin(), wo->undo.begin() + ptrdiff_t(wo->undo_head));
+    wo->undo_head = 0;
+  }
+}
+
+size_t GoldenMemory::undo_entries() const {
+  size_t n = 0;
+  for (const auto& [uid, slot] : in_flight_) n += orders_[slot].undo.size() - orders_[slot].undo_head;
+  return n;
+}
+
+const GoldenMemory::WarpOrder* GoldenMemory::order_with_later_stores(uint64_t warp_uid, uint64_t seq) {
+  const WarpOrder* wo = in_flight_.empty() ? nullptr : order_of(warp_uid);
+  if (!wo || wo->undo.size() == wo->undo_head || wo->undo.back().store_seq < seq) return nullptr;
+  return wo;
+}
+
+const std::array<const GoldenMemory::Undo*, GoldenMemory::kBlockBytes>& GoldenMemory::later_stores(
+    const WarpOrder& wo, uint64_t warp_uid, uint64_t seq, uint64_t block) {
+  LaterStores& c = later_;
+  if (c.uid == warp_uid && c.seq == seq && c.block == block && c.version == undo_version_) return c.first;
+  c.uid = warp_uid;
+  c.seq = seq;
+  c.block = block;
+  c.version = undo_version_;
+  c.first.fill(nullptr);
+  // Records are in store order: skip those of stores before the load; the first to cover a byte wins.
+  auto u = std::upper_bound(wo.undo.begin() + ptrdiff_t(wo.undo_head), wo.undo.end(), seq,
+                            [](uint64_t s, const Undo& r) { return s < r.store_seq; });
+  for (; u != wo.undo.end(); ++u) {
+    if (u->addr / kBlockBytes != block && (u->addr + (u->bytes - 1)) / kBlockBytes != block) continue;
+    for (unsigned i = 0; i < u->bytes; ++i) {
+      const uint64_t a = u->addr + i;
+      if (a / kBlockBytes == block && !c.first[a % kBlockBytes]) c.first[a % kBlockBytes] = &*u;
+    }
+  }
+  return c.first;
+}
+
+void GoldenMemory::on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
+                           unsigned bytes) {
   ++loads_checked_;
   Mismatch m;
   for (unsigned done = 0; done < bytes;) {
@@ -139,7 +284,7 @@ void GoldenMemory::on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data
     const WritePage* w = v.write;
     const ImagePage* ip = v.image;
     if (w || (ip && ip->has_unknown))
-      check_bytes(warp_uid, a, data + done, n, w, ip, m);
+      check_bytes(warp_uid, seq, a, data + done, n, w, ip, m);
     else
       check_image(a, data + done, n, ip, m);
     done += n;
@@ -170,21 +315,42 @@ void GoldenMemory::check_image(uint64_t addr, const uint8_t* got, unsigned n, co
   for (unsigned i = 0; i < n; ++i) note_byte(m, addr + i, expected[i], got[i]);
 }
 
-// Byte by byte: this kernel's stores first (own warp checked, other warps racy), then the image.
-void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t addr, const uint8_t* got, unsigned n,
+// Byte by byte: this kernel's stores first (own warp's checked as of the load's issue, other warps' racy),
+// then the image.
+void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
                                const WritePage* w, const ImagePage* ip, Mismatch& m) {
   const uint64_t writer = warp_uid + 1;
   const unsigned offset = unsigned(addr % kPageBytes);
+  const WarpOrder* wo = w ? order_with_later_stores(warp_uid, seq) : nullptr;
+  const std::array<const Undo*, kBlockBytes>* later = nullptr;  // of block later_block
+  uint64_t later_block = 0;
   for (unsigned i = 0; i < n; ++i) {
     const unsigned o = offset + i;
-    uint8_t expected;
     if (w && w->writer[o] != 0) {
       if (w->conflict[o] || w->writer[o] != writer) {
         ++racy_bytes_;
         continue;
       }
-      expected = w->value[o];
-    } else if (ip) {
+      // The warp's last store, unless a store of the warp issued after the load overwrote the byte: then
+      // what it held before the first such store (an earlier store of the warp, or the image).
+      const Undo* u = nullptr;
+      if (wo) {
+        const uint64_t a = addr + i;
+        if (!later || a / kBlockBytes != later_block) {
+          later_block = a / kBlockBytes;
+          later = &later_stores(*wo, warp_uid, seq, later_block);
+        }
+        u = (*later)[a % kBlockBytes];
+      }
+      const unsigned k = u ? unsigned(addr + i - u->addr) : 0;
+      if (!u || u->own >> k & 1) {
+        ++bytes_checked_;
+        note_byte(m, addr + i, u ? u->old[k] : w->value[o], got[i]);
+        continue;
+      }
+    }
+    uint8_t expected;
+    if (ip) {
       if (ip->unknown[o]) {
         ++racy_bytes_;
         continue;
@@ -211,6 +377,14 @@ void GoldenMemory::on_kernel_end() {
   }
   writes_.clear();
   last_ = PageView();
+  // No load is in flight at a kernel end; drop the bookkeeping anyway.
+  for (const auto& [uid, slot] : in_flight_) {
+    orders_[slot] = WarpOrder();
+    free_orders_.push_back(slot);
+  }
+  in_flight_.clear();
+  cached_uid_ = UINT64_MAX;
+  ++undo_version_;
   ++kernels_;
 }
 

@@ -1,9 +1,12 @@
 // The testbench's golden memory (ARCHITECTURE.md, correctness contract). It mirrors what memory must hold
-// and checks every load the SM returns: a byte the loading warp itself stored in this kernel must read as
-// that store's value; a byte another warp stored in this kernel is racy (GPUs order memory only within a
-// warp) and is counted, not checked; any other byte must read as the kernel-start image (gms::initial_byte
-// where nothing was ever written, else what earlier kernels left). Kernel end commits the kernel's stores.
-// Storage is 4 KiB pages created when first written: no per-byte map.
+// and checks every load the SM returns as of the load's issue in its warp's program order: a byte the
+// loading warp itself stored in this kernel before the load must read as the last such store's value (a
+// store of the warp issued after the load, while it was in flight, must not be seen); a byte another warp
+// stored in this kernel is racy (GPUs order memory only within a warp) and is counted, not checked; any other
+// byte must read as the kernel-start image (gms::initial_byte where nothing was ever written, else what
+// earlier kernels left). Kernel end commits the kernel's stores.
+// Storage is 4 KiB pages created when first written: no per-byte map. What a store of a warp overwrote is
+// kept only while the warp has older loads in flight (a small per-warp undo log).
 #pragma once
 #include <array>
 #include <bitset>
@@ -41,9 +44,21 @@ class GoldenMemory : public MemObserver {
   GoldenMemory();
   explicit GoldenMemory(StatGroup& parent, const std::string& name = "golden_memory");
 
-  void on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) override;
-  void on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) override;
+  void on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data, unsigned bytes) override;
+  void on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first, uint64_t last) override;
+  // A load that may read anywhere.
+  void on_load_issue(uint64_t warp_uid, uint64_t seq) { on_load_issue(warp_uid, seq, 0, UINT64_MAX); }
+  void on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data, unsigned bytes) override;
+  void on_load_done(uint64_t warp_uid, uint64_t seq) override;
   void on_kernel_end() override;
+  // Without sequence numbers, for callers in program order with nothing in flight: the store comes first in
+  // its warp's order, the load (checked at once) after every store so far.
+  void on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) {
+    on_store(warp_uid, 0, addr, data, bytes);
+  }
+  void on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) {
+    on_load(warp_uid, UINT64_MAX, addr, data, bytes);
+  }
 
   uint64_t loads_checked() const { return loads_checked_.value; }
   uint64_t bytes_checked() const { return bytes_checked_.value; }
@@ -55,6 +70,8 @@ class GoldenMemory : public MemObserver {
   // The first kMaxReported mismatching loads, in the order they were seen.
   const std::vector<Mismatch>& first_mismatches() const { return reported_; }
   const StatGroup& stats() const { return *stats_; }
+  // Undo records held (bounded by the stores issued while older loads of the same warp are in flight).
+  size_t undo_entries() const;
 
   // The committed image (contents at the start of the current kernel).
   uint8_t image_byte(uint64_t addr) const;
@@ -69,16 +86,55 @@ class GoldenMemory : public MemObserver {
     bool has_unknown = false;  // unknown.any(), kept so the common path does not scan the bitset
   };
   // This kernel's stores: writer = warp uid + 1 (0 = not written); `conflict` = a second warp wrote it.
+  // The value is the writer's last store; what a load issued before that store must see is in the undo log.
   struct WritePage {
     std::array<uint8_t, kPageBytes> value;
     std::array<uint64_t, kPageBytes> writer;
     std::bitset<kPageBytes> conflict;
   };
+  // What up to kUndoBytes bytes held before a store of the warp that was issued while older loads of the
+  // warp were in flight: bit i of `own` says byte i held an earlier store of the warp (then old[i]), else
+  // the byte held no store of the warp (the image, or another warp's racy bytes).
+  static constexpr unsigned kUndoBytes = 16;
+  struct Undo {
+    uint64_t store_seq = 0;
+    uint64_t addr = 0;
+    unsigned bytes = 0;
+    uint32_t own = 0;
+    std::array<uint8_t, kUndoBytes> old;
+  };
+  // A warp with loads in flight: their sequence numbers (issue order) and spans, and the undo log (store
+  // order) still needed by them. Slots are recycled; a warp has one only while it has loads in flight.
+  struct InFlightLoad {
+    uint64_t seq, first, last;  // bytes [first, last] it may read
+  };
+  struct WarpOrder {
+    std::vector<InFlightLoad> loads;
+    uint64_t first = UINT64_MAX, last = 0;  // the loads' spans together (a quick no for most stores)
+    std::vector<Undo> undo;
+    size_t undo_head = 0;  // records before it were dropped
+  };
 
   explicit GoldenMemory(std::unique_ptr<StatGroup> stats);
   void check_image(uint64_t addr, const uint8_t* got, unsigned n, const ImagePage* ip, Mismatch& m);
-  void check_bytes(uint64_t warp_uid, uint64_t addr, const uint8_t* got, unsigned n, const WritePage* w,
-                   const ImagePage* ip, Mismatch& m);
+  void check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
+                   const WritePage* w, const ImagePage* ip, Mismatch& m);
+  // For load `seq` of a warp, per byte of one kBlockBytes block: the first undo record (in store order) of a
+  // store of the warp issued after the load that covers the byte (what the load must see there), or null.
+  // Built once per block and load, since the SM reports a returned line lane by lane.
+  static constexpr unsigned kBlockBytes = 128;
+  struct LaterStores {
+    uint64_t uid = UINT64_MAX, seq = 0, block = 0, version = UINT64_MAX;
+    std::array<const Undo*, kBlockBytes> first;
+  };
+  const std::array<const Undo*, kBlockBytes>& later_stores(const WarpOrder& wo, uint64_t warp_uid,
+                                                           uint64_t seq, uint64_t block);
+  // The warp's order if a store of the warp was issued after load `seq` (still in flight), else nullptr.
+  const WarpOrder* order_with_later_stores(uint64_t warp_uid, uint64_t seq);
+  WarpOrder* order_of(uint64_t warp_uid);  // nullptr: no loads in flight
+  static bool read_by_a_load(const WarpOrder& wo, uint64_t addr, unsigned n);
+  void record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uint64_t addr, unsigned n,
+                   const WritePage& p);
   ImagePage& image_page(uint64_t page);
   WritePage& write_page(uint64_t page);
   // The SM reports loads lane by lane, so consecutive calls mostly hit the same page: remember it.
@@ -100,6 +156,15 @@ class GoldenMemory : public MemObserver {
   std::unordered_map<uint64_t, std::unique_ptr<WritePage>> writes_;
   std::vector<std::unique_ptr<WritePage>> spare_pages_;  // reused by later kernels
   std::vector<Mismatch> reported_;
+  using InFlight = std::unordered_map<uint64_t, uint32_t>;
+  InFlight in_flight_;  // warp uid -> orders_ slot, for the warps with loads in flight
+  std::vector<InFlight::node_type> spare_nodes_;  // a warp's entry comes and goes with its loads: no malloc
+  std::vector<WarpOrder> orders_;
+  std::vector<uint32_t> free_orders_;
+  uint64_t cached_uid_ = UINT64_MAX;  // order_of()'s last answer (lanes of one warp come in a row)
+  WarpOrder* cached_order_ = nullptr;
+  uint64_t undo_version_ = 0;  // changes whenever an undo log changes (LaterStores must be rebuilt)
+  LaterStores later_;
   PageView last_;                            // reset whenever a page is created or the kernel ends
   std::array<uint8_t, kPageBytes> scratch_;  // initial contents of a never-written range
 };

@@ -105,10 +105,12 @@ struct SeenAccess {
 
 class RecordingObserver : public MemObserver {
  public:
-  void on_store(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) override {
+  void on_store(uint64_t warp_uid, uint64_t /*seq*/, uint64_t addr, const uint8_t* data,
+                unsigned bytes) override {
     stores.push_back({warp_uid, addr, std::vector<uint8_t>(data, data + bytes)});
   }
-  void on_load(uint64_t warp_uid, uint64_t addr, const uint8_t* data, unsigned bytes) override {
+  void on_load(uint64_t warp_uid, uint64_t /*seq*/, uint64_t addr, const uint8_t* data,
+               unsigned bytes) override {
     loads.push_back({warp_uid, addr, std::vector<uint8_t>(data, data + bytes)});
   }
   void on_kernel_end() override {
