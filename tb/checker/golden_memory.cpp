@@ -1,21 +1,15 @@
 #include "tb/checker/golden_memory.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
 #include "models/common/memory_image.h"
+#include "models/common/text_excerpt.h"
 
 namespace gms {
 
 namespace {
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
-  return buf;
-}
 
 // Appends a wrong byte to the load's mismatch record (the first one is kept in detail).
 void note_byte(Mismatch& m, uint64_t addr, uint8_t expected, uint8_t got) {
@@ -44,8 +38,9 @@ void fill_initial_bytes(uint64_t addr, uint8_t* out, unsigned n) {
 
 std::string to_string(const Mismatch& m) {
   return "kernel " + std::to_string(m.kernel) + " warp " + std::to_string(m.warp_uid) + " load " +
-         hex(m.load_addr) + "+" + std::to_string(m.load_bytes) + ": byte " + hex(m.addr) + " expected " +
-         hex(m.expected) + " got " + hex(m.got) + " (" + std::to_string(m.wrong_bytes) + " wrong bytes)";
+         to_hex(m.load_addr) + "+" + std::to_string(m.load_bytes) + ": byte " + to_hex(m.addr) +
+         " expected " + to_hex(m.expected) + " got " + to_hex(m.got) + " (" + std::to_string(m.wrong_bytes) +
+         " wrong bytes)";
 }
 
 GoldenMemory::GoldenMemory() : GoldenMemory(std::make_unique<StatGroup>("golden_memory", kGroupDesc)) {}
