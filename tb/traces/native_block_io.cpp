@@ -30,7 +30,13 @@ BlockWriter::BlockWriter(const std::string& path, TraceCompression compression)
   std::memcpy(h, kBinaryMagic, sizeof kBinaryMagic);
   h[8] = uint8_t(kNativeVersion);
   h[9] = uint8_t(comp_);
-  write(h, sizeof h);
+  try {
+    write(h, sizeof h);
+  } catch (...) {  // the destructor does not run for a constructor that throws: close here
+    std::fclose(f_);
+    f_ = nullptr;
+    throw;
+  }
   raw_.reserve(kBlockBytes + 4096);
 }
 
@@ -98,6 +104,17 @@ BlockReader::BlockReader(const std::string& path, std::function<void(const std::
     : path_(path), fail_(std::move(fail)) {
   f_ = std::fopen(path.c_str(), "rb");
   if (!f_) throw ConfigError(path + ": cannot open trace");
+  try {
+    read_header();
+  } catch (...) {     // the destructor does not run for a constructor that throws: close here (a fuzzer ran
+    std::fclose(f_);  // out of file descriptors on bad headers)
+    f_ = nullptr;
+    throw;
+  }
+}
+
+void BlockReader::read_header() {
+  const std::string& path = path_;
   uint8_t h[kFileHeaderBytes];
   const size_t n = std::fread(h, 1, sizeof h, f_);
   if (n < sizeof kBinaryMagic || std::memcmp(h, kBinaryMagic, sizeof kBinaryMagic) != 0)

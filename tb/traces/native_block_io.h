@@ -57,8 +57,9 @@ class BlockReader {
   TraceCompression compression() const { return comp_; }
 
  private:
-  void refill();      // next non-empty block, or fail("truncated ...")
-  bool load_block();  // false at the end block
+  void refill();       // next non-empty block, or fail("truncated ...")
+  void read_header();  // checks the file header; ConfigError naming the byte
+  bool load_block();   // false at the end block
   [[noreturn]] void fail(const std::string& msg) const;
   std::string path_;
   std::function<void(const std::string&)> fail_;
