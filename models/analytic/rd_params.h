@@ -5,7 +5,7 @@
 #include <string>
 
 #include "models/l1/l1_params.h"
-#include "models/l1/set_index.h"
+#include "models/cache/set_index.h"
 #include "models/sm/sm_params.h"
 
 namespace gms {

@@ -10,7 +10,7 @@
 
 #include "models/analytic/line_table.h"
 #include "models/analytic/reuse_tree.h"
-#include "models/l1/set_index.h"
+#include "models/cache/set_index.h"
 
 namespace gms {
 

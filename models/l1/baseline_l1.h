@@ -10,8 +10,8 @@
 #include "models/common/trace.h"
 #include "models/l1/l1_cache.h"
 #include "models/l1/l1_stats.h"
-#include "models/l1/mshr_file.h"
-#include "models/l1/tag_array.h"
+#include "models/cache/mshr_file.h"
+#include "models/cache/tag_array.h"
 
 namespace gms {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "models/common/config.h"
-#include "models/l1/set_index.h"
+#include "models/cache/set_index.h"
 
 namespace gms {
 

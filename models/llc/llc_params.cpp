@@ -2,7 +2,7 @@
 
 #include "models/common/mem_req.h"
 #include "models/common/rng.h"
-#include "models/l1/replacement.h"
+#include "models/cache/replacement.h"
 
 namespace gms {
 

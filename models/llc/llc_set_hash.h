@@ -6,7 +6,7 @@
 #pragma once
 #include <cstdint>
 
-#include "models/l1/set_index.h"
+#include "models/cache/set_index.h"
 #include "models/llc/llc_params.h"
 
 namespace gms {

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "models/l1/lru_policy.h"
-#include "models/l1/nru_policy.h"
-#include "models/l1/replacement.h"
-#include "models/l1/srrip_policy.h"
+#include "models/cache/lru_policy.h"
+#include "models/cache/nru_policy.h"
+#include "models/cache/replacement.h"
+#include "models/cache/srrip_policy.h"
 
 namespace gms {
 

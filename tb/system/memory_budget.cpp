@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "models/l1/tag_array.h"
+#include "models/cache/tag_array.h"
 #include "models/llc/byte_mask.h"
 #include "models/sm/warp_state.h"
 

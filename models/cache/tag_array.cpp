@@ -1,4 +1,4 @@
-#include "models/l1/tag_array.h"
+#include "models/cache/tag_array.h"
 
 #include <stdexcept>
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
-#include "models/l1/replacement.h"
-#include "models/l1/set_index.h"
+#include "models/cache/replacement.h"
+#include "models/cache/set_index.h"
 
 namespace gms {
 

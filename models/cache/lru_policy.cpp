@@ -1,4 +1,4 @@
-#include "models/l1/lru_policy.h"
+#include "models/cache/lru_policy.h"
 
 namespace gms {
 

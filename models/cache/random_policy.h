@@ -1,6 +1,6 @@
 // Random replacement: a uniformly chosen candidate, from the owning block's seeded Rng.
 #pragma once
-#include "models/l1/replacement.h"
+#include "models/cache/replacement.h"
 
 namespace gms {
 

@@ -1,4 +1,4 @@
-#include "models/l1/nru_policy.h"
+#include "models/cache/nru_policy.h"
 
 namespace gms {
 

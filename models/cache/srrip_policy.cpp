@@ -1,4 +1,4 @@
-#include "models/l1/srrip_policy.h"
+#include "models/cache/srrip_policy.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "models/l1/mshr_file.h"
+#include "models/cache/mshr_file.h"
 
 #include <stdexcept>
 

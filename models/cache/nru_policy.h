@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "models/l1/replacement.h"
+#include "models/cache/replacement.h"
 
 namespace gms {
 

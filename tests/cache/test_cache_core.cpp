@@ -3,12 +3,12 @@
 
 #include <set>
 
-#include "models/l1/lru_policy.h"
-#include "models/l1/mshr_file.h"
-#include "models/l1/nru_policy.h"
-#include "models/l1/random_policy.h"
-#include "models/l1/srrip_policy.h"
-#include "models/l1/tag_array.h"
+#include "models/cache/lru_policy.h"
+#include "models/cache/mshr_file.h"
+#include "models/cache/nru_policy.h"
+#include "models/cache/random_policy.h"
+#include "models/cache/srrip_policy.h"
+#include "models/cache/tag_array.h"
 
 using namespace gms;
 

@@ -1,4 +1,4 @@
-#include "models/l1/set_index.h"
+#include "models/cache/set_index.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "models/l1/random_policy.h"
+#include "models/cache/random_policy.h"
 
 namespace gms {
 
