@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms::fuzz {
 

@@ -19,7 +19,7 @@
 #include "models/analytic/time_buckets.h"
 #include "models/analytic/warp_lines.h"
 #include "models/common/ring_queue.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

@@ -8,7 +8,7 @@
 #include "models/analytic/core_model.h"
 #include "models/analytic/rd_classify.h"
 #include "models/analytic/rd_params.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

@@ -13,7 +13,7 @@
 
 #include "models/common/block_env.h"
 #include "models/common/stats.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

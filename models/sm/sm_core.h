@@ -20,7 +20,7 @@
 #include "models/sm/sm_params.h"
 #include "models/sm/warp_scheduler.h"
 #include "models/sm/warp_state.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

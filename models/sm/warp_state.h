@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/common/at_port.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "models/common/stats.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

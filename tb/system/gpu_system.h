@@ -11,7 +11,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 #include "tb/system/system_config.h"
 
 namespace gms {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

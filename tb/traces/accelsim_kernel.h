@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 #include "tb/traces/accelsim_header.h"
 #include "tb/traces/accelsim_stats.h"
 

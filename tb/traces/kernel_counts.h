@@ -7,7 +7,7 @@
 #include <string>
 
 #include "models/common/stats.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

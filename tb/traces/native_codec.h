@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 #include "tb/traces/native_varint.h"
 
 namespace gms {

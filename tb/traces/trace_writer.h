@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 #include "tb/traces/native_format.h"
 
 namespace gms {

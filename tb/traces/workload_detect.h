@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

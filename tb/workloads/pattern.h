@@ -10,7 +10,7 @@
 
 #include "models/common/config.h"
 #include "models/common/rng.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms::test {
 

@@ -16,7 +16,7 @@
 
 #include "models/common/at_port.h"
 #include "models/common/clock.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 
 namespace gms::test {
 

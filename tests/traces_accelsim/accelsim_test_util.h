@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/common/config.h"
-#include "models/sm/workload.h"
+#include "models/common/workload.h"
 #include "tb/traces/accelsim_workload.h"
 
 namespace gms::test {

@@ -1,5 +1,6 @@
 // What drives an SM: kernels of CTAs of warps, each warp a stream of memory instructions. Synthetic
-// generators and trace readers (tb/) implement these interfaces; the SM front end consumes them.
+// generators and trace readers (tb/) implement these interfaces; the SM front end consumes them, and the
+// reuse-distance model reads them too, so they live with the other block-neutral types in models/common/.
 // Streams are pulled lazily, CTA by CTA, so memory stays independent of workload length.
 #pragma once
 #include <array>
