@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "models/common/config.h"
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 
 namespace gms::fuzz {
 

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 
 namespace gms {
 

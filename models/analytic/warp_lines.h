@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/analytic/line_coalesce.h"
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 
 namespace gms {
 

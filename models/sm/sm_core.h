@@ -16,7 +16,7 @@
 #include "models/common/clock.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 #include "models/sm/sm_params.h"
 #include "models/sm/warp_scheduler.h"
 #include "models/sm/warp_state.h"

@@ -4,7 +4,7 @@
 #include <bitset>
 #include <cstdio>
 
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 #include "tb/traces/compressed_input.h"
 
 namespace gms {

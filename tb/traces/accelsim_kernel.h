@@ -52,7 +52,7 @@ class AccelSimKernel : public KernelSource {
  private:
   void read_tb(AccelCtaTrace& cta);
   void read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts, uint64_t first_line);
-  // Bad input for a replayed load or store whose lane would wrap past 2^64 (models/sm/coalescer.h).
+  // Bad input for a replayed load or store whose lane would wrap past 2^64 (models/coalescing/coalescer.h).
   void check_fits(const AccelInst& in) const;
   void check_no_more_tbs();
 

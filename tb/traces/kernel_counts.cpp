@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 
 namespace gms {
 

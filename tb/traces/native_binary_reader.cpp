@@ -2,7 +2,7 @@
 // Errors name the record (1-based, every tagged record and every instruction counts) and its byte offset
 // in the decompressed record stream.
 #include "models/common/config.h"
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 #include "tb/traces/native_block_io.h"
 #include "tb/traces/native_format.h"
 

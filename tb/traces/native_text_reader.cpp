@@ -4,7 +4,7 @@
 
 #include "models/common/config.h"
 #include "models/common/text_excerpt.h"
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 #include "tb/traces/native_format.h"
 
 namespace gms {

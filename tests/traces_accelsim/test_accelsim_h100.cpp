@@ -4,7 +4,7 @@
 
 #include <bitset>
 
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 #include "tests/traces_accelsim/accelsim_test_util.h"
 
 namespace {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 
 using gms::Coalescer;
 using gms::LineRequest;

@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 #include "tests/sm/sm_test_support.h"
 
 using gms::LineRequest;

@@ -1,4 +1,4 @@
-#include "models/sm/coalescer.h"
+#include "models/coalescing/coalescer.h"
 
 #include <cstring>
 #include <stdexcept>
