@@ -3,6 +3,7 @@
 // simulation failed (deadlock, lost response, data mismatch) or an output file could not be written.
 #include <systemc>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -27,6 +28,7 @@
 namespace {
 
 int run(const gms::CliOptions& o) {
+  const auto started = std::chrono::steady_clock::now();  // set-up time includes reading the inputs
   gms::ConfigNode cfg_doc = o.embedded_default
                                 ? gms::ConfigNode::load_string(gms::embedded_fermi_yaml(), "<embedded fermi>")
                                 : gms::ConfigNode::load_file(o.config_path);
@@ -54,6 +56,7 @@ int run(const gms::CliOptions& o) {
   gms::OutputFile json_file(o.out_dir + "/stats.json"), csv_file(o.out_dir + "/stats.csv");
 
   gms::RunOptions ro;
+  ro.started = started;
   ro.vcd_path = o.vcd_path;
   ro.traces = gms::TraceSelector::split_globs(o.trace_globs);
   ro.check_data = o.check_data;

@@ -298,7 +298,8 @@ RunResult GpuSystem::run() {
   using clk = std::chrono::steady_clock;
   RunResult res;
   const auto t0 = clk::now();
-  res.elaboration_seconds = std::chrono::duration<double>(t0 - build_start_).count();
+  const auto setup_start = opt_.started != clk::time_point{} ? opt_.started : build_start_;
+  res.elaboration_seconds = std::chrono::duration<double>(t0 - setup_start).count();
   auto last_print = t0;
   bool printed = false;
   run_start_ = sc_core::sc_time_stamp();

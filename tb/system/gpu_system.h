@@ -31,6 +31,9 @@ struct RunOptions {
   std::vector<std::string> traces;  // block-name globs traced into the VCD
   bool check_data = true;           // golden-memory check of every load
   bool progress = true;             // progress line on stderr for long runs
+  // When the caller started setting up (reading the configuration and the workload); the default, the
+  // epoch, means the GpuSystem constructor. The summary's set-up time counts from here.
+  std::chrono::steady_clock::time_point started{};
 };
 
 // One application of a multi-program run: its workload runs on its own `num_sms` SMs (programs take
@@ -45,7 +48,7 @@ struct ProgramSpec {
 struct RunResult {
   bool finished = false;
   double sim_time_ns = 0;
-  double elaboration_seconds = 0;  // wall-clock time building the system (GpuSystem constructor to run())
+  double elaboration_seconds = 0;  // wall-clock set-up: RunOptions::started (or construction) to run()
   double wall_seconds = 0;         // wall-clock time of the simulation (run())
   std::string error;               // deadlock / livelock / unanswered requests
 };
