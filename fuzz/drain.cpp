@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "models/common/config.h"
 #include "models/coalescing/coalescer.h"
+#include "models/common/config.h"
 
 namespace gms::fuzz {
 

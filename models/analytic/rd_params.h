@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "models/l1/l1_params.h"
 #include "models/cache/set_index.h"
+#include "models/l1/l1_params.h"
 #include "models/sm/sm_params.h"
 
 namespace gms {

@@ -5,13 +5,13 @@
 #pragma once
 #include <cstdint>
 
+#include "models/cache/mshr_file.h"
+#include "models/cache/tag_array.h"
 #include "models/common/at_port.h"
 #include "models/common/ring_queue.h"
 #include "models/common/trace.h"
 #include "models/l1/l1_cache.h"
 #include "models/l1/l1_stats.h"
-#include "models/cache/mshr_file.h"
-#include "models/cache/tag_array.h"
 
 namespace gms {
 

@@ -1,7 +1,7 @@
 #include "models/l1/l1_params.h"
 
-#include "models/l1/l1_cache.h"
 #include "models/cache/replacement.h"
+#include "models/l1/l1_cache.h"
 
 namespace gms {
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "models/common/config.h"
 #include "models/cache/set_index.h"
+#include "models/common/config.h"
 
 namespace gms {
 

@@ -1,8 +1,8 @@
 #include "models/llc/llc_params.h"
 
+#include "models/cache/replacement.h"
 #include "models/common/mem_req.h"
 #include "models/common/rng.h"
-#include "models/cache/replacement.h"
 
 namespace gms {
 

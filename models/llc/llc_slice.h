@@ -18,6 +18,8 @@
 #include <systemc>
 #include <vector>
 
+#include "models/cache/mshr_file.h"
+#include "models/cache/tag_array.h"
 #include "models/common/at_port.h"
 #include "models/common/block_env.h"
 #include "models/common/clock.h"
@@ -25,8 +27,6 @@
 #include "models/common/rng.h"
 #include "models/common/trace.h"
 #include "models/common/wake_scheduler.h"
-#include "models/cache/mshr_file.h"
-#include "models/cache/tag_array.h"
 #include "models/llc/byte_mask.h"
 #include "models/llc/llc_data_path.h"
 #include "models/llc/llc_params.h"

@@ -11,16 +11,16 @@
 #include <memory>
 #include <vector>
 
+#include "models/coalescing/coalescer.h"
 #include "models/common/at_port.h"
 #include "models/common/block_env.h"
 #include "models/common/clock.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
-#include "models/coalescing/coalescer.h"
+#include "models/common/workload.h"
 #include "models/sm/sm_params.h"
 #include "models/sm/warp_scheduler.h"
 #include "models/sm/warp_state.h"
-#include "models/common/workload.h"
 
 namespace gms {
 

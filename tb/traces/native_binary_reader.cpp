@@ -1,8 +1,8 @@
 // Streaming reader of the binary form: one decompressed block and one packed CTA in memory at a time.
 // Errors name the record (1-based, every tagged record and every instruction counts) and its byte offset
 // in the decompressed record stream.
-#include "models/common/config.h"
 #include "models/coalescing/coalescer.h"
+#include "models/common/config.h"
 #include "tb/traces/native_block_io.h"
 #include "tb/traces/native_format.h"
 

@@ -2,9 +2,9 @@
 #include <fstream>
 #include <string_view>
 
+#include "models/coalescing/coalescer.h"
 #include "models/common/config.h"
 #include "models/common/text_excerpt.h"
-#include "models/coalescing/coalescer.h"
 #include "tb/traces/native_format.h"
 
 namespace gms {

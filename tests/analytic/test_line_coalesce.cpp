@@ -1,7 +1,7 @@
 // The model's line-only coalescing (models/analytic/line_coalesce.h) gives exactly the line addresses, in
-// order, of the SM's coalescer (models/coalescing/coalescer.h), on random warps: every width, random lane masks,
-// coalesced, strided, scattered and misaligned lanes (crossing 64 B words and 128 B lines), lanes in the
-// last line of the address space, and lanes wrapping past its top (both reject the warp alike).
+// order, of the SM's coalescer (models/coalescing/coalescer.h), on random warps: every width, random lane
+// masks, coalesced, strided, scattered and misaligned lanes (crossing 64 B words and 128 B lines), lanes in
+// the last line of the address space, and lanes wrapping past its top (both reject the warp alike).
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "models/analytic/line_coalesce.h"
-#include "models/common/rng.h"
 #include "models/coalescing/coalescer.h"
+#include "models/common/rng.h"
 
 using namespace gms;
 
