@@ -6,15 +6,10 @@
 
 #include "models/common/memory_image.h"
 #include "tb/checker/golden_memory.h"
+#include "tests/tb/golden_test_util.h"
 
 namespace gms {
 namespace {
-
-std::vector<uint8_t> initial(uint64_t addr, unsigned n) {
-  std::vector<uint8_t> v(n);
-  for (unsigned i = 0; i < n; ++i) v[i] = initial_byte(addr + i);
-  return v;
-}
 
 TEST(TbGolden, UntouchedMemoryReadsTheInitialImage) {
   GoldenMemory g;
