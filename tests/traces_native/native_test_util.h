@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "models/common/config.h"
 #include "models/common/workload.h"
+#include "tb/traces/native_workload.h"
 
 namespace gms_test {
 
@@ -135,6 +137,17 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The error reading the whole native trace at `path` gives ("" when it reads fine).
+inline std::string error_of(const std::string& path) {
+  try {
+    gms::NativeTraceWorkload w(path);
+    dump(w);
+  } catch (const gms::ConfigError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace gms_test

@@ -24,17 +24,6 @@ const std::vector<std::string> kGood = {
     "end 1",                                         // 8
 };
 
-// The error reading the whole trace gives ("" when it reads fine).
-std::string error_of(const std::string& path) {
-  try {
-    NativeTraceWorkload w(path);
-    dump(w);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // kGood with line `n` (1-based) replaced by `repl` (removed when repl is null), and lines after `cut`
 // dropped.
 std::string text_case(const std::string& name, size_t n, const char* repl, size_t cut = 99) {

@@ -16,17 +16,6 @@ using namespace gms_test;
 
 namespace {
 
-// The error reading the whole trace gives ("" when it reads fine).
-std::string error_of(const std::string& path) {
-  try {
-    NativeTraceWorkload w(path);
-    dump(w);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-
 // A one-kernel, one-warp text trace whose warp runs `insts` (instruction lines start at line 6).
 std::string text_trace(const std::string& name, const std::vector<std::string>& insts,
                        const std::string& kernel = "kernel grid=1 block=32 regs=0 shmem=0 name=k") {
