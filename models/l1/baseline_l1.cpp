@@ -1,12 +1,8 @@
-// BaselineL1: construction, the base-protocol sides and the per-cycle scheduler.
-//
-// Determinism: every input that arrives from another process (fills, store acks, late END_REQ/END_RESP)
-// takes effect in the cycle after the one in progress, and an SM request is probed inline only when
-// this block has no work pending for the same cycle; so the order in which SystemC runs processes
-// sharing a time stamp never changes a result.
+// BaselineL1: what a load does on a hit, hit-pending and miss, what a store changes, what a fill installs.
 #include "models/l1/baseline_l1.h"
 
-#include <algorithm>
+#include <cstring>
+#include <stdexcept>
 
 namespace gms {
 
@@ -17,30 +13,9 @@ std::unique_ptr<ReplacementPolicy> policy_for(const L1Params& p, Rng& rng) {
 }  // namespace
 
 BaselineL1::BaselineL1(sc_core::sc_module_name name, const L1Params& p, unsigned sm_id, const BlockEnv& env)
-    : L1Cache(name, p, sm_id, env),
+    : L1Pipeline(name, p, sm_id, env),
       tags_(p.sets(), p.ways, p.line_bytes, SetIndexer(p.set_index, p.sets(), p.line_bytes),
-            policy_for(p, rng_)),
-      mshr_(p.mshr_entries, p.mshr_max_merge),
-      st_(stats_),
-      up_([this](Payload& t, tlm::tlm_phase& ph,
-                 sc_core::sc_time& d) { return tsock->nb_transport_bw(t, ph, d); },
-          [this](Payload& t, const sc_core::sc_time& d) { return on_request(t, d); },
-          [this] { on_sm_free(); }),
-      down_([this](Payload& t, tlm::tlm_phase& ph,
-                   sc_core::sc_time& d) { return isock->nb_transport_fw(t, ph, d); },
-            [this] { on_down_ready(); }, [this](Payload& t) { return on_down_response(t); }),
-      miss_q_(p.miss_queue_entries),
-      resp_q_(64),
-      arrivals_(16) {
-  if (!env.pool) throw std::invalid_argument(std::string(basename()) + ": BlockEnv without a payload pool");
-  ev_.bind(
-      env.wake, [](void* o) { static_cast<BaselineL1*>(o)->process(); }, this);
-  if (auto* tf = env.trace_file(basename())) {
-    probe_mshr_.attach(tf, basename(), "mshr_occupancy");
-    probe_hits_.attach(tf, basename(), "hits");
-    probe_misses_.attach(tf, basename(), "misses");
-  }
-}
+            policy_for(p, rng_)) {}
 
 BaselineL1::~BaselineL1() = default;
 
@@ -49,134 +24,115 @@ void BaselineL1::invalidate_all() {
   st_.flushed_lines += tags_.invalidate_all();
 }
 
-void BaselineL1::wake_at(uint64_t cycle) {
-  if (cycle >= scheduled_) return;  // an earlier (or the same) wake-up is pending
-  scheduled_ = cycle;
-  ev_.notify_at_ps(clk_.edge_ps(cycle));
+bool BaselineL1::on_miss_stall(Payload&, uint64_t, uint64_t, Counter& cause) {
+  return reservation_fail(cause);
 }
 
-bool BaselineL1::on_request(Payload& t, const sc_core::sc_time& delay) {
-  ++st_.requests;
-  uint64_t now_ps = Clock::now_ps();
-  bool on_edge = now_ps % clk_.period_ps() == 0;
-  uint64_t c = clk_.next_edge_cycle();
-  if (delay != sc_core::SC_ZERO_TIME) {
-    uint64_t at_ps = now_ps + uint64_t(delay.to_seconds() * 1e12 + 0.5);
-    c = (at_ps + clk_.period_ps() - 1) / clk_.period_ps();
-  } else if (on_edge && c != last_access_cycle_ && scheduled_ != c) {
-    if (try_access(t, c)) {
-      schedule_next(c);
-      return true;
-    }
-    held_ = &t;
-    block_held(c);
-    return false;
+bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
+  MemReq& r = req_of(t);
+  uint32_t set = tags_.set_of(line);
+  int way = tags_.find(line);
+  if (way >= 0 && tags_.entry(set, uint32_t(way)).valid) {
+    tags_.touch(set, uint32_t(way));
+    copy_chunks(t.get_data_ptr(), tags_.data(set, uint32_t(way)), r.chunk_mask);
+    r.chunks_returned = r.chunk_mask;
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    queue_response(t, c + params_.hit_latency);
+    ++st_.loads;
+    ++st_.hits;
+    update_probes();
+    return true;
   }
-  held_ = &t;  // probed by process() in cycle c (or the next one if c's access slot is taken)
-  held_cycle_ = c == last_access_cycle_ ? c + 1 : c;
-  wake_at(held_cycle_);
-  return false;
-}
-
-bool BaselineL1::on_down_response(Payload& t) {
-  arrivals_.push_back({&t, clk_.cycle() + 1});
-  wake_at(clk_.cycle() + 1);
-  return true;  // always consumed: the fill port queue takes it
-}
-
-void BaselineL1::on_down_ready() {
-  send_free_cycle_ = clk_.cycle() + 1;
-  unblock_held(send_free_cycle_);
-  wake_at(send_free_cycle_);
-}
-
-void BaselineL1::block_held(uint64_t fail_cycle) {
-  held_blocked_ = true;
-  held_failed_ = true;
-  held_fail_cycle_ = fail_cycle;
-  // The slot of a request already sent frees at a known cycle: no event will announce it, so retry then.
-  if (held_cause_ == &st_.rf_miss_queue && send_free_cycle_ != kNever && send_free_cycle_ > fail_cycle)
-    unblock_held(send_free_cycle_);
-}
-
-void BaselineL1::unblock_held(uint64_t cycle) {
-  if (!held_ || !held_blocked_) return;
-  held_blocked_ = false;
-  held_cycle_ = std::max(cycle, held_fail_cycle_ + 1);
-  // Called from process() for an arrival in the current cycle: the held request is tried right after in
-  // the same activation, so only later cycles need a wake-up.
-  if (held_cycle_ > clk_.cycle()) wake_at(held_cycle_);
-}
-
-void BaselineL1::count_skipped_retries(uint64_t now) {
-  if (!held_failed_ || now <= held_fail_cycle_ + 1) return;
-  const uint64_t skipped = now - held_fail_cycle_ - 1;
-  st_.reservation_fails += skipped;
-  st_.accesses += skipped;
-  if (held_cause_) *held_cause_ += skipped;
-}
-
-// The freed channel is work only for a queued response: no wake-up for a cycle with nothing to do.
-// (on_down_ready keeps its wake-up: it decides whether an SM request in that cycle is probed inline.)
-void BaselineL1::on_sm_free() {
-  resp_free_cycle_ = clk_.cycle() + 1;
-  if (!resp_q_.empty()) wake_at(std::max(resp_free_cycle_, resp_q_.front().cycle));
-}
-
-void BaselineL1::process() {
-  scheduled_ = kNever;
-  const uint64_t now = clk_.cycle();
-  if (!arrivals_.empty() && arrivals_.front().cycle <= now && arrival_free_cycle_ <= now) {
-    Payload* a = arrivals_.front().t;
-    arrivals_.pop_front();
-    arrival_free_cycle_ = now + 1;
-    handle_arrival(*a, now);
+  if (way >= 0) {  // reserved: the line's fill is in flight
+    MshrFile::Entry* e = mshr_.find(line);
+    if (!e) throw std::logic_error("L1: reserved line without an MSHR entry");
+    if (e->no_fill) return reservation_fail(st_.rf_no_fill);
+    if (!mshr_.can_merge(*e)) return reservation_fail(st_.rf_merge);
+    e->waiters.push_back(&t);
+    ++st_.loads;
+    ++st_.hit_pending;
+    return true;
   }
-  if (held_ && !held_blocked_ && held_cycle_ <= now && last_access_cycle_ != now) {
-    Payload* t = held_;
-    count_skipped_retries(now);
-    if (try_access(*t, now)) {
-      held_ = nullptr;
-      held_failed_ = false;
-      up_.accept(*t);  // END_REQ; the SM may send its next request from inside this call
-    } else {
-      block_held(now);
-    }
+  if (mshr_.full()) return on_miss_stall(t, line, c, st_.rf_mshr);
+  if (miss_queue_full(c)) return on_miss_stall(t, line, c, st_.rf_miss_queue);
+  int victim = tags_.choose_victim(line);
+  if (victim < 0) return on_miss_stall(t, line, c, st_.rf_line);
+  if (tags_.entry(set, uint32_t(victim)).valid) ++st_.evictions;
+  tags_.install(set, uint32_t(victim), line, /*reserved=*/true);
+  MshrFile::Entry& e = mshr_.allocate(line);
+  e.cookie = uint64_t(victim);
+  e.issued_chunks = kFullChunkMask;
+  e.waiters.push_back(&t);
+  queue_downstream(new_downstream(&r, tlm::TLM_READ_COMMAND, line, kFullChunkMask), c + 1);
+  ++st_.loads;
+  ++st_.misses;
+  update_probes();
+  return true;
+}
+
+void BaselineL1::on_store(uint64_t line, uint8_t, bool functional) {
+  int way = tags_.find(line);
+  if (way < 0) return;
+  uint32_t set = tags_.set_of(line);
+  if (tags_.entry(set, uint32_t(way)).valid) {
+    tags_.invalidate(set, uint32_t(way));  // write-evict
+    if (!functional) ++st_.write_evicts;
+    return;
   }
-  if (!miss_q_.empty() && miss_q_.front().cycle <= now && send_free_cycle_ <= now) send_one(now);
-  if (!resp_q_.empty() && resp_q_.front().cycle <= now && resp_free_cycle_ <= now) respond_one(now);
-  schedule_next(now);
+  MshrFile::Entry* e = mshr_.find(line);
+  if (!e) {
+    if (functional) return;
+    throw std::logic_error("L1: reserved line without an MSHR entry");
+  }
+  if (!e->no_fill && !functional) ++st_.no_fill_marks;
+  e->no_fill = true;  // the fill would hold pre-store data
 }
 
-void BaselineL1::send_one(uint64_t now) {
-  Payload* t = miss_q_.front().t;
-  miss_q_.pop_front();
-  MemReq& r = req_of(*t);
-  ++st_.to_l2_requests;
-  if (t->is_write()) st_.to_l2_bytes += uint64_t(popcount8(r.chunk_mask)) * kChunkBytes;
-  send_free_cycle_ = kNever;  // until END_REQ
-  if (down_.send(*t)) send_free_cycle_ = now + 1;
-  unblock_held(now + 1);  // a miss-queue slot frees
+void BaselineL1::on_fill(Payload& down, uint64_t c) {
+  MemReq& r = req_of(down);
+  MshrFile::Entry* e = mshr_.find(r.line_addr);
+  if (!e) throw std::logic_error("L1: fill for a line without an MSHR entry");
+  uint32_t set = tags_.set_of(r.line_addr), way = uint32_t(e->cookie);
+  const TagEntry& te = tags_.entry(set, way);
+  if (!te.reserved || te.line != r.line_addr)
+    throw std::logic_error("L1: fill for a way that is not reserved for it");
+  uint8_t got = down.is_response_ok() ? r.chunks_returned : 0;
+  ++st_.fills;
+  st_.from_l2_bytes += uint64_t(popcount8(got)) * kChunkBytes;
+  if (!e->no_fill && got == kFullChunkMask) {
+    std::memcpy(tags_.data(set, way), down.get_data_ptr(), params_.line_bytes);
+    tags_.validate(set, way);
+  } else {
+    tags_.invalidate(set, way);  // frees the reserved way
+    ++st_.fills_dropped;
+  }
+  answer_waiters(r.line_addr, down, got, c);
+  down.release();
+  update_probes();
 }
 
-void BaselineL1::respond_one(uint64_t now) {
-  Payload* t = resp_q_.front().t;
-  resp_q_.pop_front();
-  ++st_.responses;
-  resp_free_cycle_ = kNever;  // until END_RESP
-  if (up_.respond(*t)) resp_free_cycle_ = now + 1;
+const unsigned char* BaselineL1::functional_find(uint64_t line, uint8_t) {
+  int way = tags_.find(line);
+  uint32_t set = tags_.set_of(line);
+  if (way < 0 || !tags_.entry(set, uint32_t(way)).valid) return nullptr;
+  tags_.touch(set, uint32_t(way));
+  return tags_.data(set, uint32_t(way));
 }
 
-void BaselineL1::schedule_next(uint64_t now) {
-  uint64_t next = kNever;
-  auto consider = [&](uint64_t c) { next = std::min(next, std::max(c, now + 1)); };
-  if (!arrivals_.empty()) consider(std::max(arrivals_.front().cycle, arrival_free_cycle_));
-  if (held_ && !held_blocked_) consider(held_cycle_);
-  if (!miss_q_.empty() && send_free_cycle_ != kNever)
-    consider(std::max(miss_q_.front().cycle, send_free_cycle_));
-  if (!resp_q_.empty() && resp_free_cycle_ != kNever)
-    consider(std::max(resp_q_.front().cycle, resp_free_cycle_));
-  if (next != kNever) wake_at(next);
+void BaselineL1::functional_install(uint64_t line, const unsigned char* data) {
+  if (tags_.find(line) >= 0) return;  // a reserved way (timed fill in flight) is left to its fill
+  int v = tags_.choose_victim(line);
+  if (v < 0) return;
+  uint32_t set = tags_.set_of(line);
+  tags_.install(set, uint32_t(v), line, /*reserved=*/false);
+  std::memcpy(tags_.data(set, uint32_t(v)), data, params_.line_bytes);
+}
+
+void BaselineL1::functional_write(uint64_t addr, unsigned char byte) {
+  uint64_t line = tags_.line_of(addr);
+  int way = tags_.find(line);
+  uint32_t set = tags_.set_of(line);
+  if (way >= 0 && tags_.entry(set, uint32_t(way)).valid) tags_.data(set, uint32_t(way))[addr - line] = byte;
 }
 
 }  // namespace gms

@@ -1,0 +1,125 @@
+// L1Pipeline: the access dispatch, write-through stores, bypassed loads and the arrivals (fills, bypass
+// replies, store acknowledgements).
+#include <cstring>
+#include <stdexcept>
+
+#include "models/common/payload_pool.h"
+#include "models/l1/l1_pipeline.h"
+
+namespace gms {
+
+void L1Pipeline::copy_chunks(unsigned char* dst, const unsigned char* src, uint8_t mask) {
+  for (unsigned c = 0; c < kChunksPerLine; ++c)
+    if (mask & (1u << c)) std::memcpy(dst + c * kChunkBytes, src + c * kChunkBytes, kChunkBytes);
+}
+
+bool L1Pipeline::reservation_fail(Counter& cause) {
+  ++st_.reservation_fails;
+  ++cause;
+  held_cause_ = &cause;
+  return false;
+}
+
+bool L1Pipeline::try_access(Payload& t, uint64_t c) {
+  last_access_cycle_ = c;
+  ++st_.accesses;
+  uint64_t line = t.get_address() & ~uint64_t(params_.line_bytes - 1);
+  bool well_formed = t.get_address() == line && t.get_data_length() == params_.line_bytes &&
+                     (t.is_read() || t.is_write()) && find_req(t) != nullptr;
+  if (!well_formed) {  // not a GPU line request: answer with an error, touch nothing
+    t.set_response_status(t.is_read() || t.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE
+                                                      : tlm::TLM_COMMAND_ERROR_RESPONSE);
+    queue_response(t, c + params_.hit_latency);
+    return true;
+  }
+  return t.is_read() ? access_load(t, line, c) : try_store(t, line, c);
+}
+
+bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
+  if (miss_queue_full(c)) return reservation_fail(st_.rf_miss_queue);
+  MemReq& r = req_of(t);
+  uint8_t mask = r.chunk_mask ? r.chunk_mask : kFullChunkMask;
+  on_store(line, mask, /*functional=*/false);
+  Payload& w = new_downstream(&r, tlm::TLM_WRITE_COMMAND, line, mask);
+  std::memcpy(w.get_data_ptr(), t.get_data_ptr(), params_.line_bytes);
+  unsigned char* be = PayloadPool::enable_bytes(w);
+  const unsigned char* src_be = t.get_byte_enable_ptr();
+  unsigned be_len = t.get_byte_enable_length();
+  for (unsigned i = 0; i < params_.line_bytes; ++i)
+    be[i] = src_be && be_len ? src_be[i % be_len] : ((mask >> (i / kChunkBytes)) & 1u ? TLM_BYTE_ENABLED : 0);
+  req_of(w).owner_cookie = &t;
+  queue_downstream(w, c + 1);
+  ++st_.stores;
+  return true;
+}
+
+bool L1Pipeline::bypass_load(Payload& t, uint64_t line, uint64_t c) {
+  if (miss_queue_full(c)) return reservation_fail(st_.rf_miss_queue);
+  MemReq& r = req_of(t);
+  Payload& d = new_downstream(&r, tlm::TLM_READ_COMMAND, line, r.chunk_mask ? r.chunk_mask : kFullChunkMask);
+  req_of(d).owner_cookie = &t;  // a read with an owner is a bypass: its reply answers t directly
+  queue_downstream(d, c + 1);
+  return true;
+}
+
+Payload& L1Pipeline::new_downstream(const MemReq* from, tlm::tlm_command cmd, uint64_t line, uint8_t chunks) {
+  Payload& d = env_.pool->allocate();
+  d.set_command(cmd);
+  d.set_address(line);
+  d.set_data_length(params_.line_bytes);
+  d.set_streaming_width(params_.line_bytes);
+  MemReq& r = req_of(d);
+  if (from) {
+    r.sm = from->sm;
+    r.warp = from->warp;
+    r.cta = from->cta;
+    r.pc = from->pc;
+    r.src_cluster = from->src_cluster;
+  } else {
+    r.sm = sm_id_;
+  }
+  r.kind = cmd == tlm::TLM_WRITE_COMMAND ? MemKind::Store : MemKind::Load;
+  r.line_addr = line;
+  r.chunk_mask = chunks;
+  r.id = ++next_id_;
+  r.issue_ps = Clock::now_ps();
+  return d;
+}
+
+void L1Pipeline::handle_arrival(Payload& down, uint64_t c) {
+  unblock_held(c);  // a fill frees an MSHR entry and a way; an acknowledgement changes nothing, cheaply
+  Payload* sm = static_cast<Payload*>(req_of(down).owner_cookie);
+  if (down.is_read() && !sm) return on_fill(down, c);
+  if (down.is_read()) {  // bypass reply: straight to the SM, the cache untouched
+    MemReq& d = req_of(down);
+    MemReq& r = req_of(*sm);
+    uint8_t got = down.is_response_ok() ? d.chunks_returned : 0;
+    st_.from_l2_bytes += uint64_t(popcount8(got)) * kChunkBytes;
+    r.chunks_returned = r.chunk_mask & got;
+    copy_chunks(sm->get_data_ptr(), down.get_data_ptr(), r.chunks_returned);
+  }
+  sm->set_response_status(down.get_response_status());  // store acknowledged or bypass answered
+  queue_response(*sm, c);
+  down.release();
+}
+
+void L1Pipeline::answer_waiters(uint64_t line, Payload& down, uint8_t got, uint64_t c) {
+  bool ok = down.is_response_ok();
+  auto waiters = mshr_.release(line);
+  for (Payload* w : waiters) {
+    MemReq& wr = req_of(*w);
+    wr.chunks_returned = wr.chunk_mask & got;
+    copy_chunks(w->get_data_ptr(), down.get_data_ptr(), wr.chunks_returned);
+    w->set_response_status(ok ? tlm::TLM_OK_RESPONSE : down.get_response_status());
+    queue_response(*w, c);
+  }
+  mshr_.recycle(std::move(waiters));
+}
+
+void L1Pipeline::update_probes() {
+  probe_mshr_.set(uint32_t(mshr_.size()));
+  probe_hits_.set(st_.hits.value);
+  probe_misses_.set(st_.misses.value);
+}
+
+}  // namespace gms
