@@ -28,6 +28,7 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   uint16_t src_cluster = 0;
   uint64_t id = 0;        // unique per originating block
   uint64_t issue_ps = 0;  // simulation time (ps) the originator issued it
+  uint64_t inst = 0;      // the SM's warp-instruction number (all its lines share it); 0: not from an SM
   // Reply-side fields.
   bool victim_bit = false;      // G-Cache: the LLC had this L1's victim bit set
   uint8_t chunks_returned = 0;  // chunks whose data the reply carries

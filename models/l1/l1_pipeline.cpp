@@ -26,6 +26,8 @@ L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned
     probe_mshr_.attach(tf, basename(), "mshr_occupancy");
     probe_hits_.attach(tf, basename(), "hits");
     probe_misses_.attach(tf, basename(), "misses");
+    probe_partial_hits_.attach(tf, basename(), "partial_hits");
+    probe_bypasses_.attach(tf, basename(), "bypasses");
   }
 }
 
@@ -135,6 +137,7 @@ void L1Pipeline::send_one(uint64_t now) {
   miss_q_.pop_front();
   MemReq& r = req_of(*t);
   ++st_.to_l2_requests;
+  st_.to_l2_packets += 1 + (t->is_write() ? uint64_t(popcount8(r.chunk_mask)) : 0);
   if (t->is_write()) st_.to_l2_bytes += uint64_t(popcount8(r.chunk_mask)) * kChunkBytes;
   send_free_cycle_ = kNever;  // until END_REQ
   if (down_.send(*t)) send_free_cycle_ = now + 1;

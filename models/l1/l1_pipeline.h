@@ -99,6 +99,7 @@ class L1Pipeline : public L1Cache {
   void respond_one(uint64_t now);
   // Access dispatch, stores and arrivals (l1_pipeline_access.cpp).
   bool try_access(Payload& t, uint64_t c);
+  bool try_load(Payload& t, uint64_t line, uint64_t c);
   bool try_store(Payload& t, uint64_t line, uint64_t c);
   void handle_arrival(Payload& down, uint64_t c);
 
@@ -127,10 +128,12 @@ class L1Pipeline : public L1Cache {
   uint64_t arrival_free_cycle_ = 0;  // first cycle the fill port is free again
   uint64_t scheduled_ = kNever;      // cycle of the pending notification of ev_
   uint64_t next_id_ = 0;
+  uint64_t last_inst_ = 0;  // MemReq::inst of the last load served (per-instruction miss rate)
+  bool last_inst_missed_ = false;
 
  protected:
   Probe<uint32_t> probe_mshr_;
-  Probe<uint64_t> probe_hits_, probe_misses_;
+  Probe<uint64_t> probe_hits_, probe_misses_, probe_partial_hits_, probe_bypasses_;
 };
 
 }  // namespace gms

@@ -1,5 +1,6 @@
 // L1Pipeline: the access dispatch, write-through stores, bypassed loads and the arrivals (fills, bypass
 // replies, store acknowledgements).
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -32,7 +33,26 @@ bool L1Pipeline::try_access(Payload& t, uint64_t c) {
     queue_response(t, c + params_.hit_latency);
     return true;
   }
-  return t.is_read() ? access_load(t, line, c) : try_store(t, line, c);
+  if (!t.is_write()) return try_load(t, line, c);
+  return try_store(t, line, c);
+}
+
+// The design serves the load; the pipeline keeps paper 000's per-instruction miss count (an instruction's
+// lines reach the L1 one after another, so a change of MemReq::inst starts the next instruction).
+bool L1Pipeline::try_load(Payload& t, uint64_t line, uint64_t c) {
+  const uint64_t missed_before = st_.misses.value + st_.partial_hits.value + st_.bypasses.value;
+  if (!access_load(t, line, c)) return false;
+  const MemReq& r = req_of(t);
+  if (r.inst != last_inst_ || r.inst == 0) {
+    last_inst_ = r.inst;
+    last_inst_missed_ = false;
+    ++st_.load_insts;
+  }
+  if (!last_inst_missed_ && st_.misses.value + st_.partial_hits.value + st_.bypasses.value != missed_before) {
+    last_inst_missed_ = true;
+    ++st_.load_insts_missed;
+  }
+  return true;
 }
 
 bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
@@ -59,6 +79,9 @@ bool L1Pipeline::bypass_load(Payload& t, uint64_t line, uint64_t c) {
   Payload& d = new_downstream(&r, tlm::TLM_READ_COMMAND, line, r.chunk_mask ? r.chunk_mask : kFullChunkMask);
   req_of(d).owner_cookie = &t;  // a read with an owner is a bypass: its reply answers t directly
   queue_downstream(d, c + 1);
+  ++st_.loads;
+  ++st_.bypasses;
+  update_probes();
   return true;
 }
 
@@ -89,6 +112,10 @@ Payload& L1Pipeline::new_downstream(const MemReq* from, tlm::tlm_command cmd, ui
 void L1Pipeline::handle_arrival(Payload& down, uint64_t c) {
   unblock_held(c);  // a fill frees an MSHR entry and a way; an acknowledgement changes nothing, cheaply
   Payload* sm = static_cast<Payload*>(req_of(down).owner_cookie);
+  if (down.is_read())
+    st_.from_l2_packets += uint64_t(std::max(1, popcount8(req_of(down).chunks_returned)));
+  else
+    ++st_.from_l2_packets;  // the store's acknowledgement
   if (down.is_read() && !sm) return on_fill(down, c);
   if (down.is_read()) {  // bypass reply: straight to the SM, the cache untouched
     MemReq& d = req_of(down);
@@ -120,6 +147,8 @@ void L1Pipeline::update_probes() {
   probe_mshr_.set(uint32_t(mshr_.size()));
   probe_hits_.set(st_.hits.value);
   probe_misses_.set(st_.misses.value);
+  probe_partial_hits_.set(st_.partial_hits.value);
+  probe_bypasses_.set(st_.bypasses.value);
 }
 
 }  // namespace gms

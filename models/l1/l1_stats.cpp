@@ -13,6 +13,9 @@ L1Stats::L1Stats(StatGroup& g)
       hit_pending(
           g.counter("hit_pending", "loads merged into the MSHR entry of a line being filled", "requests")),
       misses(g.counter("misses", "loads that allocated a line and an MSHR entry", "requests")),
+      partial_hits(g.counter("partial_hits", "loads that found some of their chunks and fetched the rest",
+                             "requests")),
+      bypasses(g.counter("bypasses", "loads sent to L2 around the cache (nothing allocated)", "requests")),
       reservation_fails(
           g.counter("reservation_fails", "probes that could not reserve a resource (retried)", "accesses")),
       rf_mshr(g.counter("rf_mshr", "reservation fails: no free MSHR entry", "accesses")),
@@ -35,13 +38,28 @@ L1Stats::L1Stats(StatGroup& g)
       to_l2_requests(g.counter("to_l2_requests", "requests sent to L2 (line reads and writes)", "requests")),
       to_l2_bytes(g.counter("to_l2_bytes", "store data bytes sent to L2 (written chunks x 32 B)", "bytes")),
       from_l2_bytes(
-          g.counter("from_l2_bytes", "fill data bytes received from L2 (returned chunks x 32 B)", "bytes")) {
+          g.counter("from_l2_bytes", "fill data bytes received from L2 (returned chunks x 32 B)", "bytes")),
+      to_l2_packets(g.counter(
+          "to_l2_packets", "32 B packets sent to L2: one per request plus one per written chunk", "packets")),
+      from_l2_packets(g.counter(
+          "from_l2_packets", "32 B packets received from L2: one per returned chunk, at least one per reply",
+          "packets")),
+      load_insts(
+          g.counter("load_insts", "warp load instructions whose requests reached this L1", "instructions")),
+      load_insts_missed(g.counter("load_insts_missed",
+                                  "load instructions with at least one request that missed, partially hit "
+                                  "or bypassed",
+                                  "instructions")) {
   Counter* h = &hits;
   Counter* hp = &hit_pending;
   Counter* m = &misses;
   Counter* l = &loads;
   g.formula("miss_rate", "misses / loads", "ratio",
             [m, l] { return l->value ? double(m->value) / double(l->value) : 0.0; });
+  Counter* li = &load_insts;
+  Counter* lim = &load_insts_missed;
+  g.formula("inst_miss_rate", "load_insts_missed / load_insts (paper 000's miss rate)", "ratio",
+            [lim, li] { return li->value ? double(lim->value) / double(li->value) : 0.0; });
   g.formula("hit_rate", "(hits + hit_pending) / loads", "ratio",
             [h, hp, l] { return l->value ? double(h->value + hp->value) / double(l->value) : 0.0; });
 }

@@ -15,6 +15,8 @@ struct L1Stats {
   Counter& hits;
   Counter& hit_pending;
   Counter& misses;
+  Counter& partial_hits;  // loads that found some of their chunks and fetched the rest (sectored designs)
+  Counter& bypasses;      // loads sent to L2 around the cache (bypass designs); their fills never install
   Counter& reservation_fails;
   Counter& rf_mshr;
   Counter& rf_line;
@@ -31,6 +33,10 @@ struct L1Stats {
   Counter& to_l2_requests;
   Counter& to_l2_bytes;
   Counter& from_l2_bytes;
+  Counter& to_l2_packets;      // 32 B flits: one per request plus one per written chunk
+  Counter& from_l2_packets;    // 32 B flits: one per returned chunk, at least one per reply
+  Counter& load_insts;         // warp load instructions seen (paper 000's per-instruction miss rate)
+  Counter& load_insts_missed;  // ... of which at least one request missed, partially hit or bypassed
 };
 
 }  // namespace gms

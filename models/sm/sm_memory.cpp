@@ -167,6 +167,7 @@ void SmCore::send_head(uint64_t cycle) {
   r.warp = rec.warp_slot;
   r.cta = ctas_[w.cta_slot].work->cta_id;
   r.pc = rec.pc;
+  r.inst = rec.order + 1;
   r.kind = rec.kind;
   r.line_addr = l.line_addr;
   r.chunk_mask = l.chunk_mask;

@@ -63,6 +63,8 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
   env_.seed = cfg_.system.seed;
   wake_ = std::make_unique<WakeScheduler>("wake");
   env_.wake = wake_.get();
+  decisions_ = std::make_unique<DecisionBoard>(env_.trace_file("decisions"));
+  env_.decisions = decisions_.get();
   build();
   add_system_formulas();
 }

@@ -105,7 +105,8 @@ class GpuSystem {
   std::unique_ptr<StatGroup> sys_stats_;
   PayloadPool pool_;
   std::unique_ptr<TraceSelector> trace_;
-  std::unique_ptr<WakeScheduler> wake_;  // every block's timed wake-ups (outlives the blocks)
+  std::unique_ptr<WakeScheduler> wake_;       // every block's timed wake-ups (outlives the blocks)
+  std::unique_ptr<DecisionBoard> decisions_;  // cross-SM decisions (TSC+ mode, SM dueling)
   BlockEnv env_;
   std::unique_ptr<AddressMap> map_;
   std::unique_ptr<BackingStore> store_;

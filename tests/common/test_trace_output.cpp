@@ -8,6 +8,7 @@
 #include <string>
 
 #include "models/common/config.h"
+#include "models/common/decision_board.h"
 #include "models/common/output_file.h"
 #include "models/common/trace.h"
 #include "models/common/vcd_writer.h"
@@ -176,4 +177,31 @@ TEST(TraceSelector, UnwritablePathIsBadInputNamingIt) {
   const std::string path = tmp("missing/dir/wave.vcd");
   EXPECT_EQ(error_of([&] { gms::TraceSelector sel(path, {"*"}); }),
             path + ": cannot open for writing: No such file or directory");
+}
+
+TEST(DecisionBoard, OneValuePerNameSharedByEveryAskerAndCountedChanges) {
+  gms::DecisionBoard board;
+  gms::SharedDecision& a = board.decision("l1.tsc_plus.mode", 0);
+  gms::SharedDecision& b = board.decision("l1.tsc_plus.mode", 7);  // the first asker's initial value wins
+  EXPECT_EQ(&a, &b);
+  EXPECT_EQ(b.get(), 0u);
+  a.set(1);
+  a.set(1);  // no change
+  EXPECT_EQ(b.get(), 1u);
+  EXPECT_EQ(b.changes(), 1u);
+  EXPECT_EQ(board.decision("l1.decoupled.duel", 1).get(), 1u);
+  EXPECT_EQ(board.size(), 2u);
+}
+
+TEST(DecisionBoard, TracedUnderTheDecisionsScope) {
+  const std::string path = tmp("decisions.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  gms::DecisionBoard board(&w);
+  board.decision("duel", 1);
+  w.close(0);
+  const std::string vcd = slurp(path);
+  EXPECT_NE(vcd.find("$scope module decisions $end\n$var wire   32  aaaaa  duel [31:0]  $end\n"),
+            std::string::npos)
+      << vcd;
+  EXPECT_EQ(body(vcd), "#0\n$dumpvars\nb1 aaaaa\n$end\n");
 }
