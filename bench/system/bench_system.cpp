@@ -1,7 +1,9 @@
 // Whole-system speed: the fermi preset on a streaming or a random workload; prints L1 accesses
 // (coalesced line requests) per wall-clock second and peak memory. One run per process (SystemC
 // elaborates once); bench/run_benchmarks.sh runs the matrix.
-//   bench_system PATTERN INSTS_PER_WARP [CONFIG]
+//   bench_system PATTERN INSTS_PER_WARP [CONFIG [KEY=VALUE ...]]
+// KEY=VALUE overrides a configuration key like gpumemsys --set (e.g. l1.design=tsc): bench/l1_designs.sh
+// compares the L1 designs with it.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -18,7 +20,13 @@ int sc_main(int argc, char** argv) {
   int insts = argc > 2 ? std::atoi(argv[2]) : 64;
   std::string config = argc > 3 ? argv[3] : std::string(GMS_SOURCE_DIR) + "/configs/fermi.yaml";
   try {
-    auto cfg = gms::SystemConfig::from(gms::ConfigNode::load_file(config));
+    gms::ConfigNode root = gms::ConfigNode::load_file(config);
+    std::string overrides;
+    for (int i = 4; i < argc; ++i) {
+      root.apply_override(argv[i]);
+      overrides += std::string(" ") + argv[i];
+    }
+    auto cfg = gms::SystemConfig::from(root);
     std::string wl = "workload:\n  name: bench\n  seed: 1\n  kernels:\n    - name: " + pattern +
                      "\n      pattern: " + pattern +
                      "\n      grid: 480\n      block: 256\n      insts_per_warp: " + std::to_string(insts) +
@@ -41,9 +49,10 @@ int sc_main(int argc, char** argv) {
     double cpu = double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) * 1e-6;
     std::printf(
         "pattern=%s insts_per_warp=%d l1_accesses=%.0f wall_s=%.3f l1_accesses_per_s=%.0f cpu_s=%.3f "
-        "l1_accesses_per_cpu_s=%.0f sim_us=%.1f l1_hit_rate=%.3f peak_rss_mb=%.1f\n",
+        "l1_accesses_per_cpu_s=%.0f sim_us=%.1f l1_hit_rate=%.3f peak_rss_mb=%.1f%s\n",
         pattern.c_str(), insts, acc, r.wall_seconds, acc / r.wall_seconds, cpu, acc / cpu,
-        r.sim_time_ns / 1e3, sys.stats().value("system.l1_hit_rate"), double(ru.ru_maxrss) / 1024.0);
+        r.sim_time_ns / 1e3, sys.stats().value("system.l1_hit_rate"), double(ru.ru_maxrss) / 1024.0,
+        overrides.c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench error: %s\n", e.what());
