@@ -411,3 +411,22 @@ TEST(L1Baseline, ThroughputOfTheAccessPath) {
   EXPECT_EQ(b.sm->responses, n);
   EXPECT_EQ(b.pool.in_use(), 0u);
 }
+
+// Paper 000's packets: a read request is one packet, a reply one per returned 32 B chunk; a store is one
+// plus one per written chunk and its acknowledgement one. The harness's loads carry no instruction number,
+// so each load is its own instruction: the per-instruction miss rate equals the per-request one here.
+TEST(L1Baseline, PacketsEachWayAndPerInstructionMisses) {
+  Bench b(test_params(), {load(A), load(A), store(B, 0x3, 7), load(C, true, 0x1)});
+  sc_core::sc_start();
+  EXPECT_EQ(b.stat("misses"), 2u);  // A, C
+  EXPECT_EQ(b.stat("hits"), 1u);
+  EXPECT_EQ(b.stat("to_l2_requests"), 3u);
+  EXPECT_EQ(b.stat("to_l2_packets"), 1u + (1u + 2u) + 1u);
+  EXPECT_EQ(b.stat("from_l2_packets"), 4u + 1u + 4u);  // two whole-line fills and one acknowledgement
+  EXPECT_EQ(b.stat("load_insts"), 3u);
+  EXPECT_EQ(b.stat("load_insts_missed"), 2u);
+  EXPECT_DOUBLE_EQ(b.root.value("l1.inst_miss_rate"), 2.0 / 3.0);
+  EXPECT_EQ(b.stat("partial_hits"), 0u);
+  EXPECT_EQ(b.stat("bypasses"), 0u);
+  expect_all_answered(b);
+}
