@@ -19,6 +19,14 @@ struct LineRequest {
   void touch_bytes(unsigned lo, unsigned hi);  // [lo, hi) within the line
 };
 
+// The 8 B words of a line that a byte mask touches (MemReq::word_mask).
+inline uint16_t words_of_bytes(const uint64_t (&byte_mask)[2]) {
+  uint16_t w = 0;
+  for (unsigned i = 0; i < 16; ++i)
+    if ((byte_mask[i / 8] >> (8 * (i % 8))) & 0xFFu) w = uint16_t(w | 1u << i);
+  return w;
+}
+
 // Every access must fit below 2^64: bytes [addr, addr + width) with addr + width <= 2^64 (the very last
 // line, 0xffffffffffffff80, is an ordinary line). The first active lane whose access wraps past the top,
 // or -1; and the message for it: "lane 5 address 0xfffffffffffffffe + 4 bytes wraps past 2^64". Trace

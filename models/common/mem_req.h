@@ -25,6 +25,9 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   MemKind kind = MemKind::Load;
   uint64_t line_addr = 0;  // 128 B aligned
   uint8_t chunk_mask = 0;  // which 32 B chunks of the line are requested / carried
+  // Finer than chunks (TSC with 8 or 16 B chunks): which 8 B words of the line a read asks for; 0 = all
+  // the words of chunk_mask. A reply to such a read carries only those words (words_returned).
+  uint16_t word_mask = 0;
   uint16_t src_cluster = 0;
   uint64_t id = 0;        // unique per originating block
   uint64_t issue_ps = 0;  // simulation time (ps) the originator issued it
@@ -32,12 +35,15 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   // Reply-side fields.
   bool victim_bit = false;      // G-Cache: the LLC had this L1's victim bit set
   uint8_t chunks_returned = 0;  // chunks whose data the reply carries
+  uint16_t words_returned = 0;  // 8 B words the reply carries when the read had a word_mask (else 0)
   bool llc_hit = false;         // the LLC served it without DRAM
   // Routing scratch for interconnects: each hop pushes its input port on the way in and pops it on the
   // way back, so nested networks (two-stage crossbars) need no lookup tables.
   static constexpr int kMaxHops = 6;
   uint16_t route[kMaxHops] = {};
   uint8_t hops = 0;
+  // L1 scratch for a load waiting on several fills (sectored designs): the chunks it still lacks.
+  uint16_t wait_mask = 0;
   // Free-form link for blocks that fan one request into another (L1 MSHR fill -> waiting requests).
   void* owner_cookie = nullptr;
 
@@ -62,6 +68,32 @@ inline unsigned chunk_of(uint64_t addr) {
 }
 inline int popcount8(uint8_t m) {
   return __builtin_popcount(m);
+}
+
+constexpr unsigned kWordBytes = 8;  // granule of MemReq::word_mask
+// The 8 B words of the 32 B chunks in `chunks`.
+inline uint16_t words_of_chunks(uint8_t chunks) {
+  uint16_t w = 0;
+  for (unsigned c = 0; c < kChunksPerLine; ++c)
+    if (chunks >> c & 1u) w = uint16_t(w | 0xFu << (4 * c));
+  return w;
+}
+// The 32 B chunks that hold any of `words`.
+inline uint8_t chunks_of_words(uint16_t words) {
+  uint8_t c = 0;
+  for (unsigned i = 0; i < kChunksPerLine; ++i)
+    if (words >> (4 * i) & 0xFu) c = uint8_t(c | 1u << i);
+  return c;
+}
+// Data bytes a read reply carries: its words when the read named words, else its 32 B chunks.
+inline uint32_t reply_bytes(const MemReq& r) {
+  return r.words_returned ? kWordBytes * uint32_t(__builtin_popcount(r.words_returned))
+                          : kChunkBytes * uint32_t(popcount8(r.chunks_returned));
+}
+// 32 B packets of such a reply (the interconnect's unit, paper 000 sec. 3.5): at least one.
+inline uint32_t reply_packets(const MemReq& r) {
+  const uint32_t b = reply_bytes(r);
+  return b ? (b + kChunkBytes - 1) / kChunkBytes : 1;
 }
 
 }  // namespace gms

@@ -111,12 +111,13 @@ void BaselineL1::on_fill(Payload& down, uint64_t c) {
   update_probes();
 }
 
-const unsigned char* BaselineL1::functional_find(uint64_t line, uint8_t) {
+bool BaselineL1::functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) {
   int way = tags_.find(line);
   uint32_t set = tags_.set_of(line);
-  if (way < 0 || !tags_.entry(set, uint32_t(way)).valid) return nullptr;
+  if (way < 0 || !tags_.entry(set, uint32_t(way)).valid) return false;
   tags_.touch(set, uint32_t(way));
-  return tags_.data(set, uint32_t(way));
+  copy_chunks(dst, tags_.data(set, uint32_t(way)), chunks);
+  return true;
 }
 
 void BaselineL1::functional_install(uint64_t line, const unsigned char* data) {

@@ -22,7 +22,7 @@ class BaselineL1 : public L1Pipeline {
   bool access_load(Payload& t, uint64_t line, uint64_t c) override;
   void on_store(uint64_t line, uint8_t chunks, bool functional) override;
   void on_fill(Payload& down, uint64_t c) override;
-  const unsigned char* functional_find(uint64_t line, uint8_t chunks) override;
+  bool functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) override;
   void functional_install(uint64_t line, const unsigned char* data) override;
   void functional_write(uint64_t addr, unsigned char byte) override;
 

@@ -42,9 +42,10 @@ class L1Pipeline : public L1Cache {
   // A read reply for an MSHR entry (req_of(down).line_addr) arrived in cycle c: install what the design
   // keeps, then answer the waiters (answer_waiters). Owns `down` (release it).
   virtual void on_fill(Payload& down, uint64_t c) = 0;
-  // Functional paths (b_transport / transport_dbg): the design's copy of `line`, or nullptr if it does
-  // not hold all of `chunks`; a copy of a line read from memory (keep it or not); one byte written.
-  virtual const unsigned char* functional_find(uint64_t line, uint8_t chunks) = 0;
+  // Functional paths (b_transport / transport_dbg), 128 B-framed like every request: copy `chunks` of
+  // `line` into dst (false if the design does not hold them all); a line read from memory (keep it or
+  // not); one byte written to memory (keep a cached copy equal to it).
+  virtual bool functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) = 0;
   virtual void functional_install(uint64_t line, const unsigned char* data) = 0;
   virtual void functional_write(uint64_t addr, unsigned char byte) = 0;
 

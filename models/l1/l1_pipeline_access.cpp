@@ -24,8 +24,8 @@ bool L1Pipeline::reservation_fail(Counter& cause) {
 bool L1Pipeline::try_access(Payload& t, uint64_t c) {
   last_access_cycle_ = c;
   ++st_.accesses;
-  uint64_t line = t.get_address() & ~uint64_t(params_.line_bytes - 1);
-  bool well_formed = t.get_address() == line && t.get_data_length() == params_.line_bytes &&
+  uint64_t line = line_of(t.get_address());
+  bool well_formed = t.get_address() == line && t.get_data_length() == kLineBytes &&
                      (t.is_read() || t.is_write()) && find_req(t) != nullptr;
   if (!well_formed) {  // not a GPU line request: answer with an error, touch nothing
     t.set_response_status(t.is_read() || t.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE
@@ -61,11 +61,11 @@ bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
   uint8_t mask = r.chunk_mask ? r.chunk_mask : kFullChunkMask;
   on_store(line, mask, /*functional=*/false);
   Payload& w = new_downstream(&r, tlm::TLM_WRITE_COMMAND, line, mask);
-  std::memcpy(w.get_data_ptr(), t.get_data_ptr(), params_.line_bytes);
+  std::memcpy(w.get_data_ptr(), t.get_data_ptr(), kLineBytes);
   unsigned char* be = PayloadPool::enable_bytes(w);
   const unsigned char* src_be = t.get_byte_enable_ptr();
   unsigned be_len = t.get_byte_enable_length();
-  for (unsigned i = 0; i < params_.line_bytes; ++i)
+  for (unsigned i = 0; i < kLineBytes; ++i)
     be[i] = src_be && be_len ? src_be[i % be_len] : ((mask >> (i / kChunkBytes)) & 1u ? TLM_BYTE_ENABLED : 0);
   req_of(w).owner_cookie = &t;
   queue_downstream(w, c + 1);
@@ -89,8 +89,8 @@ Payload& L1Pipeline::new_downstream(const MemReq* from, tlm::tlm_command cmd, ui
   Payload& d = env_.pool->allocate();
   d.set_command(cmd);
   d.set_address(line);
-  d.set_data_length(params_.line_bytes);
-  d.set_streaming_width(params_.line_bytes);
+  d.set_data_length(kLineBytes);  // every request is framed as its 128 B line; chunk_mask says which part
+  d.set_streaming_width(kLineBytes);
   MemReq& r = req_of(d);
   if (from) {
     r.sm = from->sm;
@@ -113,7 +113,7 @@ void L1Pipeline::handle_arrival(Payload& down, uint64_t c) {
   unblock_held(c);  // a fill frees an MSHR entry and a way; an acknowledgement changes nothing, cheaply
   Payload* sm = static_cast<Payload*>(req_of(down).owner_cookie);
   if (down.is_read())
-    st_.from_l2_packets += uint64_t(std::max(1, popcount8(req_of(down).chunks_returned)));
+    st_.from_l2_packets += reply_packets(req_of(down));
   else
     ++st_.from_l2_packets;  // the store's acknowledgement
   if (down.is_read() && !sm) return on_fill(down, c);
@@ -121,7 +121,7 @@ void L1Pipeline::handle_arrival(Payload& down, uint64_t c) {
     MemReq& d = req_of(down);
     MemReq& r = req_of(*sm);
     uint8_t got = down.is_response_ok() ? d.chunks_returned : 0;
-    st_.from_l2_bytes += uint64_t(popcount8(got)) * kChunkBytes;
+    if (down.is_response_ok()) st_.from_l2_bytes += reply_bytes(d);
     r.chunks_returned = r.chunk_mask & got;
     copy_chunks(sm->get_data_ptr(), down.get_data_ptr(), r.chunks_returned);
   }

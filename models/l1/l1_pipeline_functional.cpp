@@ -10,9 +10,9 @@ namespace gms {
 
 void L1Pipeline::b_transport(Payload& t, sc_core::sc_time& d) {
   uint64_t addr = t.get_address();
-  uint64_t line = addr & ~uint64_t(params_.line_bytes - 1);
+  uint64_t line = line_of(addr);  // 128 B framing, whatever the design's line size
   unsigned off = unsigned(addr - line), len = t.get_data_length();
-  if (off + len > params_.line_bytes) {
+  if (off + len > kLineBytes) {
     t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
@@ -31,8 +31,9 @@ void L1Pipeline::b_transport(Payload& t, sc_core::sc_time& d) {
     return;
   }
   MemReq* r = find_req(t);
-  if (const unsigned char* cached = functional_find(line, chunks)) {
-    std::memcpy(t.get_data_ptr(), cached + off, len);
+  unsigned char buf[kLineBytes];
+  if (functional_read(line, chunks, buf)) {
+    std::memcpy(t.get_data_ptr(), buf + off, len);
     if (r) r->chunks_returned = r->chunk_mask;
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     return;

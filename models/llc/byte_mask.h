@@ -44,6 +44,14 @@ inline ByteMask sector_bytes(uint8_t sectors) {
   return ByteMask(word_bytes(sectors >> 2)) << 64 | word_bytes(sectors);
 }
 
+// The bytes of the 8 B words in a MemReq::word_mask.
+inline ByteMask word_bytes_of(uint16_t words) {
+  ByteMask m = 0;
+  for (unsigned w = 0; w < 16; ++w)
+    if (words >> w & 1u) m |= ByteMask(0xFFu) << (8 * w);
+  return m;
+}
+
 // Sectors all of whose bytes are set.
 inline uint8_t full_sectors(ByteMask m) {
   using namespace byte_mask_detail;

@@ -129,6 +129,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
     line_to_payload(t, a.offset, tags_.data(set, uint32_t(way)), a.bytes);
     if (MemReq* r = find_req(t)) {
       r->chunks_returned = a.sectors;
+      r->words_returned = a.words;
       r->llc_hit = true;
     }
     t.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -193,6 +194,7 @@ void LlcSlice::add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, ui
   w.have = a.bytes & state(set, way).valid;
   w.offset = uint8_t(a.offset);
   w.sectors = a.sectors;
+  w.words = a.words;
   line_to_payload(t, a.offset, tags_.data(set, way), w.have);
   e.waiters.push_back(&t);
 }

@@ -53,10 +53,15 @@ LlcAccess decode_access(tlm::tlm_generic_payload& t) {
     a.sectors = touched_sectors(a.bytes);
   } else {
     uint8_t sectors = touched_sectors(range);
-    if (const MemReq* r = find_req(t))
+    uint16_t words = 0;
+    if (const MemReq* r = find_req(t)) {
       if (r->chunk_mask & sectors) sectors &= r->chunk_mask;
+      if (r->word_mask) words = uint16_t(r->word_mask & words_of_chunks(sectors));
+      if (words) sectors = chunks_of_words(words);
+    }
     a.sectors = sectors;
-    a.bytes = sector_bytes(sectors) & range;
+    a.words = words;
+    a.bytes = (words ? word_bytes_of(words) : sector_bytes(sectors)) & range;
   }
   a.ok = true;
   return a;

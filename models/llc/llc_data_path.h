@@ -18,10 +18,12 @@ struct LlcAccess {
   unsigned length = 0;  // bytes of the transfer
   uint8_t sectors = 0;  // read: sectors requested; write: sectors with written bytes
   ByteMask bytes = 0;   // read: bytes to return; write: bytes to write (byte enables applied)
+  uint16_t words = 0;   // read with a MemReq::word_mask: the 8 B words returned (whole sectors still fetched)
 };
 
 // A READ or WRITE within one 128 B line. A READ returns the sectors of MemReq::chunk_mask (all touched
-// sectors when the payload has no MemReq or an empty mask) restricted to the transfer's range.
+// sectors when the payload has no MemReq or an empty mask) restricted to the transfer's range; with a
+// MemReq::word_mask only those 8 B words are returned, while the sectors holding them are what is read.
 LlcAccess decode_access(tlm::tlm_generic_payload& t);
 
 // Line-indexed copy: dst[i - dst_offset] = src[i - src_offset] for every bit i of m.

@@ -44,6 +44,7 @@ void LlcSlice::process_fill(Payload& f, uint64_t c) {
     if (t.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) t.set_response_status(tlm::TLM_OK_RESPONSE);
     if (MemReq* q = find_req(t)) {
       q->chunks_returned = w.sectors;
+      q->words_returned = w.words;
       q->llc_hit = false;
     }
     answers_.push({&t, c + 1});

@@ -56,7 +56,10 @@ void LlcSlice::functional_read(Payload& t, const LlcAccess& a, sc_core::sc_time&
   ++st_.accesses;
   ++st_.reads;
   MemReq* r = find_req(t);
-  if (r) r->chunks_returned = a.sectors;
+  if (r) {
+    r->chunks_returned = a.sectors;
+    r->words_returned = a.words;
+  }
   if (way >= 0 && covers(state(set, uint32_t(way)).valid, a.bytes)) {
     tags_.touch(set, uint32_t(way));
     ++st_.hits;

@@ -76,6 +76,7 @@ class LlcSlice : public sc_core::sc_module {
   struct Waiter {  // per waiting read, parallel to MshrFile::Entry::waiters
     ByteMask need = 0, have = 0;
     uint8_t offset = 0, sectors = 0;
+    uint16_t words = 0;
   };
   struct Allocation {  // a victim chosen for a new line, before anything is changed
     int way = -1;

@@ -12,8 +12,7 @@ uint32_t request_data_bytes(const tlm::tlm_generic_payload& t) {
 
 uint32_t reply_data_bytes(const tlm::tlm_generic_payload& t) {
   if (!t.is_read()) return 0;
-  if (const MemReq* r = t.get_extension<MemReq>())
-    return kChunkBytes * uint32_t(popcount8(r->chunks_returned));
+  if (const MemReq* r = t.get_extension<MemReq>()) return reply_bytes(*r);
   return t.get_data_length();
 }
 

@@ -10,7 +10,7 @@ namespace gms {
 
 // Read request 0; write request 32 x popcount(chunk_mask).
 uint32_t request_data_bytes(const tlm::tlm_generic_payload& t);
-// Read reply 32 x popcount(chunks_returned); write reply 0.
+// Read reply 32 x popcount(chunks_returned), or 8 x popcount(words_returned) for a word read; write 0.
 uint32_t reply_data_bytes(const tlm::tlm_generic_payload& t);
 
 }  // namespace gms

@@ -171,6 +171,7 @@ void SmCore::send_head(uint64_t cycle) {
   r.kind = rec.kind;
   r.line_addr = l.line_addr;
   r.chunk_mask = l.chunk_mask;
+  r.word_mask = words_of_bytes(l.byte_mask);
   r.id = (request_seq_++ << kSlotBits) | ls;
   r.issue_ps = Clock::now_ps();
   --w.unsent;

@@ -64,6 +64,7 @@ void FakeSm::process() {
       r.kind = op_.kind == SmOp::Store ? MemKind::Store : MemKind::Load;
       r.line_addr = op_.addr;
       r.chunk_mask = op_.mask;
+      r.word_mask = op_.words;
       t.set_address(op_.addr);
       std::memset(t.get_data_ptr(), 0xEE, 128);
       Line& g = golden.line(op_.addr);
@@ -151,12 +152,18 @@ void FakeMem::apply(Payload& t) {
       l[off + i] = t.get_data_ptr()[i];
     if (t.is_read()) t.get_data_ptr()[i] = l[off + i];
   }
-  if (MemReq* r = find_req(t)) r->chunks_returned = t.is_read() ? r->chunk_mask : 0;
+  if (MemReq* r = find_req(t)) {
+    r->chunks_returned = t.is_read() ? r->chunk_mask : 0;
+    r->words_returned = t.is_read() ? r->word_mask : 0;
+  }
   t.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 bool FakeMem::on_request(Payload& t, const sc_core::sc_time&) {
   log.emplace_back(t.is_write() ? 'W' : 'R', t.get_address());
+  const MemReq* r = find_req(t);
+  log_chunks.push_back(r ? r->chunk_mask : 0);
+  log_words.push_back(r ? r->word_mask : 0);
   apply(t);  // data as of arrival order
   queue_.emplace_back(&t, clk_.cycle() + latency_);
   ev_.notify(clk_.until(queue_[head_].second));

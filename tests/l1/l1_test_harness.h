@@ -33,6 +33,7 @@ struct SmOp {
   uint64_t not_before = 0;  // earliest issue cycle
   bool wait_prev = false;   // issue only after every earlier response (from the next cycle on)
   uint8_t fill = 0;         // store: byte i of the line = fill + i
+  uint16_t words = 0;       // MemReq::word_mask (8 B words a load touches; 0: all of `mask`)
 };
 
 struct SmResult {
@@ -84,6 +85,8 @@ class FakeMem : public sc_core::sc_module {
   FakeMem(sc_core::sc_module_name n, uint64_t latency_cycles, uint64_t accept_delay_cycles = 0);
   ByteMemory mem;
   std::vector<std::pair<char, uint64_t>> log;  // ('R' | 'W', address) in arrival order
+  std::vector<uint8_t> log_chunks;             // each request's chunk_mask, parallel to log
+  std::vector<uint16_t> log_words;             // each request's word_mask, parallel to log
   uint64_t b_calls = 0;
 
  private:
