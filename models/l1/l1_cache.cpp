@@ -4,7 +4,9 @@
 #include <stdexcept>
 
 #include "models/l1/baseline_l1.h"
+#include "models/l1/decoupled_sectored_cache.h"
 #include "models/l1/sector_l1.h"
+#include "models/l1/tag_split_cache.h"
 
 namespace gms {
 
@@ -43,6 +45,15 @@ std::map<std::string, L1Factory>& designs() {
       {"sector",
        [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
            -> std::unique_ptr<L1Cache> { return std::make_unique<SectorL1>(n, p, sm, env); }},
+      {"tsc",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<TagSplitCache>(n, p, sm, env, false); }},
+      {"tsc_plus",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<TagSplitCache>(n, p, sm, env, true); }},
+      {"dsc",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<DecoupledSectoredCache>(n, p, sm, env); }},
   };
   return d;
 }

@@ -91,7 +91,7 @@ bool SectoredL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   const Mask have = Mask(cached(line) & access);
   if (have == access) {  // hit: every granule the access asks for is here
     read(line, want, t.get_data_ptr());
-    r.chunks_returned = r.chunk_mask;
+    r.chunks_returned = chunks_of(want);  // whole granules (64 B ones carry a neighbouring chunk too)
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     queue_response(t, c + hit_cycles());
     ++st_.loads;
@@ -135,7 +135,7 @@ bool SectoredL1::access_load(Payload& t, uint64_t line, uint64_t c) {
     r.wait_mask = wait;
     e->waiters.push_back(&t);
   } else {  // TSC+ coarse mode: the SM's chunks are all here, the rest of the line is being fetched
-    r.chunks_returned = r.chunk_mask;
+    r.chunks_returned = chunks_of(want);
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     queue_response(t, c + hit_cycles());
   }
@@ -193,7 +193,7 @@ void SectoredL1::on_fill(Payload& down, uint64_t c) {
     }
     if (w->get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) {
       w->set_response_status(tlm::TLM_OK_RESPONSE);
-      wr.chunks_returned = wr.chunk_mask;
+      wr.chunks_returned = chunks_of(wanted_granules(wr));
     }
     queue_response(*w, c);
   }

@@ -102,7 +102,9 @@ bool FakeSm::on_response(Payload& t) {
   bool ok = true;
   if (record_ && t.is_read() && t.is_response_ok()) {
     for (unsigned b = 0; b < 128; ++b) {
-      bool returned = r.chunks_returned & (1u << (b / 32));
+      // A load naming 8 B words gets exactly those words of its returned chunks.
+      bool returned =
+          (r.chunks_returned & (1u << (b / 32))) && (!r.word_mask || (r.word_mask >> (b / 8) & 1u));
       if (returned && t.get_data_ptr()[b] != results[r.id].data[b]) ok = false;
       if (!returned && t.get_data_ptr()[b] != 0xEE) ok = false;  // untouched outside returned chunks
     }
