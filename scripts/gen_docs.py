@@ -25,7 +25,12 @@ def section(text, title_re):
 
 def build(kind, title_re, intro, part):
     parts = [intro, (DOCS / "parts" / part).read_text().strip()]
+    pages = []
     for b in BLOCKS:
+        pages.append(b)
+        if b == "l1":  # the L1 designs' own pages follow the L1's
+            pages += sorted(p.stem for p in (DOCS / "blocks").glob("l1-*.md"))
+    for b in pages:
         page = (DOCS / "blocks" / f"{b}.md").read_text()
         body = section(page, title_re)
         if body:
