@@ -24,8 +24,8 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.tsc_plus = TscPlusParams::from(n.child("tsc_plus"));
   p.dsc = DscParams::from(n.child("dsc"));
 
-  if (p.design == "baseline" && p.line_bytes != 128)
-    n.fail("line_bytes", "the baseline L1 needs 128 B lines (one GPU request = one line)");
+  if (p.line_bytes != 128)  // the sectored designs store parts of lines, but all access 128 B lines
+    n.fail("line_bytes", "the " + p.design + " L1 needs 128 B lines (one GPU request = one line)");
   uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
   if (p.size_bytes % set_bytes != 0)
     n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +

@@ -85,3 +85,27 @@ TEST(L1Params, UnknownDesignInMakeL1) {
     EXPECT_NE(std::string(e.what()).find("l1.design: unknown L1 design 'nope'"), std::string::npos);
   }
 }
+
+TEST(L1Params, DesignSectionsAreReadAndChecked) {
+  L1Params p = L1Params::from(
+      ConfigNode::load_string(
+          "l1:\n  design: tsc_plus\n  tsc:\n    chunk_bytes: 16\n    private_tag_bits: 5\n"
+          "    extra_hit_latency: 2\n  tsc_plus:\n    sampler_sets: 4\n    aging_threshold: 512\n"
+          "    leader_sm: 3\n  dsc:\n    tags_per_frame: 4\n",
+          "t.yaml")
+          .child("l1"));
+  EXPECT_EQ(p.tsc.chunk_bytes, 16u);
+  EXPECT_EQ(p.tsc.private_tag_bits, 5u);
+  EXPECT_EQ(p.tsc.extra_hit_latency, 2u);
+  EXPECT_EQ(p.tsc_plus.sampler_sets, 4u);
+  EXPECT_EQ(p.tsc_plus.aging_threshold, 512u);
+  EXPECT_EQ(p.tsc_plus.leader_sm, 3u);
+  EXPECT_EQ(p.dsc.tags_per_frame, 4u);
+  EXPECT_EQ(error_of("l1:\n  tsc:\n    chunk_bytes: 12\n"),
+            "t.yaml:3: l1.tsc.chunk_bytes: value 12 must be a power of two");
+  EXPECT_EQ(error_of("l1:\n  tsc_plus:\n    sampler_sets: 3\n"),
+            "t.yaml:3: l1.tsc_plus.sampler_sets: must be even (half fine, half coarse)");
+  EXPECT_EQ(error_of("l1:\n  dsc:\n    tag_per_frame: 2\n"), "t.yaml:3: l1.dsc.tag_per_frame: unknown key");
+  EXPECT_EQ(error_of("l1:\n  design: sector\n  line_bytes: 64\n"),
+            "t.yaml:3: l1.line_bytes: the sector L1 needs 128 B lines (one GPU request = one line)");
+}
