@@ -20,9 +20,12 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
   p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
   p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
+  p.gcache = GCacheParams::from(n.child("gcache"));
 
   if (p.design == "baseline" && p.line_bytes != 128)
     n.fail("line_bytes", "the baseline L1 needs 128 B lines (one GPU request = one line)");
+  if (p.design == "gcache" && p.line_bytes != 128)
+    n.fail("line_bytes", "the gcache L1 needs 128 B lines (one GPU request = one line)");
   uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
   if (p.size_bytes % set_bytes != 0)
     n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +
