@@ -23,6 +23,7 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.tsc = TscParams::from(n.child("tsc"));
   p.tsc_plus = TscPlusParams::from(n.child("tsc_plus"));
   p.dsc = DscParams::from(n.child("dsc"));
+  p.gcache = GCacheParams::from(n.child("gcache"));
 
   if (p.line_bytes != 128)  // the sectored designs store parts of lines, but all access 128 B lines
     n.fail("line_bytes", "the " + p.design + " L1 needs 128 B lines (one GPU request = one line)");

@@ -6,6 +6,7 @@
 #include "models/cache/set_index.h"
 #include "models/common/config.h"
 #include "models/l1/l1_design_params.h"
+#include "models/l1/gcache_params.h"
 
 namespace gms {
 
@@ -26,6 +27,7 @@ struct L1Params {
   TscParams tsc;
   TscPlusParams tsc_plus;
   DscParams dsc;
+  GCacheParams gcache;  // `l1.gcache:`, read whatever the design (used by design `gcache`)
 
   uint32_t sets() const { return size_bytes / (ways * line_bytes); }
   static L1Params from(const ConfigNode& n);

@@ -69,7 +69,13 @@ void LlcSlice::commit_allocation(uint64_t key, uint32_t set, const Allocation& a
     if (al.writeback) queue_writeback(set, way);
   }
   state(set, way).clear();
+  victim_bits_.clear(size_t(set) * p_.ways + way);  // the old line left, the new one starts clear
   tags_.install(set, way, key, reserved);
+}
+
+void LlcSlice::serve_victim_bit(Payload& t, uint32_t set, uint32_t way) {
+  if (!victim_bits_.enabled() || !t.is_response_ok()) return;
+  if (MemReq* r = find_req(t)) r->victim_bit = victim_bits_.serve(size_t(set) * p_.ways + way, r->sm);
 }
 
 bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why) {
@@ -133,6 +139,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
       r->llc_hit = true;
     }
     t.set_response_status(tlm::TLM_OK_RESPONSE);
+    serve_victim_bit(t, set, uint32_t(way));
     respond_after_latency(t, c);
     return true;
   }

@@ -47,6 +47,7 @@ void LlcSlice::process_fill(Payload& f, uint64_t c) {
       q->words_returned = w.words;
       q->llc_hit = false;
     }
+    serve_victim_bit(t, m.set, m.way);
     answers_.push({&t, c + 1});
     // Keep waiters and their byte masks parallel (a few entries: shifting beats bookkeeping).
     for (size_t k = i + 1; k < e->waiters.size(); ++k) waiter(e->cookie, k - 1) = waiter(e->cookie, k);

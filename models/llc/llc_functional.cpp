@@ -45,6 +45,7 @@ int LlcSlice::functional_allocate(uint64_t key, sc_core::sc_time& delay) {
     }
   }
   s.clear();
+  victim_bits_.clear(size_t(set) * p_.ways + w);
   tags_.install(set, w, key, false);
   return way;
 }
@@ -198,6 +199,7 @@ uint32_t LlcSlice::write_back_all() {
 void LlcSlice::drop_line(uint32_t set, uint32_t way) {
   if (state(set, way).dirty) queue_writeback(set, way);
   state(set, way).clear();
+  victim_bits_.clear(size_t(set) * p_.ways + way);
   tags_.invalidate(set, way);
   wake();
 }

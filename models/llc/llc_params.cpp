@@ -89,6 +89,8 @@ void LlcParams::check() const {
   if (line_bytes != kLineBytes || sector_bytes != kChunkBytes)
     throw ConfigError("llc: line_bytes must be 128 and sector_bytes 32");
   if (!(clock_mhz > 0)) throw ConfigError("llc.clock_mhz: must be positive");
+  if (sms_per_victim_bit && !victim_bit_l1s)
+    throw ConfigError("llc: victim bits (sms_per_victim_bit) need the number of L1s (victim_bit_l1s)");
   std::string key;
   std::string why = problem(*this, key);
   if (!why.empty()) throw ConfigError("llc." + key + ": " + why);

@@ -30,6 +30,10 @@ struct LlcParams {
   uint32_t miss_queue = 8;       // DRAM requests (fetches and write-backs) waiting for the channel
   uint32_t response_queue = 32;  // hit responses and write acks in the access pipeline
   LlcFetch fetch = LlcFetch::Sector;
+  // G-Cache victim bits (llc_victim_bits.h), set by the system builder, not YAML keys: the number of
+  // L1s and how many SMs share one bit (0 = no victim bits).
+  uint32_t victim_bit_l1s = 0;
+  uint32_t sms_per_victim_bit = 0;
 
   uint32_t sets() const { return uint32_t(size_bytes / (uint64_t(ways) * line_bytes)); }
 

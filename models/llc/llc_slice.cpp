@@ -46,6 +46,7 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
             make_replacement(p.replacement, p.sets(), p.ways, rng_)),
       mshr_(p.mshr_entries, p.mshr_max_merge),
       lines_(size_t(p.sets()) * p.ways),
+      victim_bits_(size_t(p.sets()) * p.ways, p.victim_bit_l1s, p.sms_per_victim_bit),
       miss_(p.mshr_entries),
       waiters_(size_t(p.mshr_entries) * p.mshr_max_merge),
       input_(p.input_queue),
@@ -260,6 +261,20 @@ bool LlcSlice::line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const
 bool LlcSlice::quiescent() const {
   return input_.empty() && !held_ && hit_pipe_.empty() && answers_.empty() && fills_.empty() &&
          out_.empty() && wb_in_flight_.empty() && mshr_.size() == 0 && up_.can_respond() && down_.can_send();
+}
+
+}  // namespace gms
+
+namespace gms {
+
+bool LlcSlice::victim_bit(uint64_t line, uint32_t sm) const {
+  const uint64_t key = keys_.key(line_of(line));
+  const uint32_t set = tags_.set_of(key);
+  for (uint32_t w = 0; w < p_.ways; ++w) {
+    const TagEntry& e = tags_.entry(set, w);
+    if ((e.valid || e.reserved) && e.line == key) return victim_bits_.test(size_t(set) * p_.ways + w, sm);
+  }
+  return false;
 }
 
 }  // namespace gms

@@ -32,6 +32,7 @@
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
 #include "models/llc/llc_stats.h"
+#include "models/llc/llc_victim_bits.h"
 
 namespace gms {
 
@@ -63,6 +64,8 @@ class LlcSlice : public sc_core::sc_module {
   // Valid / dirty bytes of a line (false when it has no tag here). For tests and controllers.
   bool line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const;
   size_t mshr_in_use() const { return mshr_.size(); }
+  // G-Cache: the victim bit of `sm` on the line (false when the line has no tag here or bits are off).
+  bool victim_bit(uint64_t line, uint32_t sm) const;
 
  private:
   struct Timed {
@@ -126,6 +129,8 @@ class LlcSlice : public sc_core::sc_module {
   void functional_write(Payload& t, const LlcAccess& a, sc_core::sc_time& delay);
   int functional_allocate(uint64_t key, sc_core::sc_time& delay);
   void drop_line(uint32_t set, uint32_t way);
+  // G-Cache: the reply to a read of (set, way) carries the requester's victim bit, which is then set.
+  void serve_victim_bit(Payload& t, uint32_t set, uint32_t way);
 
   LlcLineState& state(uint32_t set, uint32_t way) { return lines_[size_t(set) * p_.ways + way]; }
   const LlcLineState& state(uint32_t set, uint32_t way) const { return lines_[size_t(set) * p_.ways + way]; }
@@ -151,6 +156,7 @@ class LlcSlice : public sc_core::sc_module {
   TagArray tags_;
   MshrFile mshr_;
   std::vector<LlcLineState> lines_;
+  LlcVictimBits victim_bits_;  // per tag entry; empty unless G-Cache asked for them
   std::vector<MissSlot> miss_;
   std::vector<Waiter> waiters_;
   std::vector<uint32_t> free_miss_;

@@ -106,8 +106,13 @@ void GpuSystem::build() {
   for (unsigned c = 0; c < n_ch; ++c)
     drams_.push_back(std::make_unique<DramChannel>(("dram" + std::to_string(c)).c_str(), cfg_.dram, c, *map_,
                                                    *store_, env_));
+  LlcParams llc = cfg_.llc;
+  if (cfg_.l1.design == "gcache") {  // G-Cache's L1s read their victim bits from the LLC replies
+    llc.victim_bit_l1s = n_sm;
+    llc.sms_per_victim_bit = cfg_.l1.gcache.sms_per_victim_bit;
+  }
   for (unsigned s = 0; s < n_slices; ++s) {
-    llcs_.push_back(std::make_unique<LlcSlice>(("llc" + std::to_string(s)).c_str(), cfg_.llc, s, env_));
+    llcs_.push_back(std::make_unique<LlcSlice>(("llc" + std::to_string(s)).c_str(), llc, s, env_));
     noc_->down.bind(llcs_[s]->tsock);
     llcs_[s]->isock.bind(drams_[s / map_->slices_per_channel()]->tsock);
   }

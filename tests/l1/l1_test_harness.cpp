@@ -167,6 +167,8 @@ bool FakeMem::on_request(Payload& t, const sc_core::sc_time&) {
   log_chunks.push_back(r ? r->chunk_mask : 0);
   log_words.push_back(r ? r->word_mask : 0);
   apply(t);  // data as of arrival order
+  if (victim_bits && t.is_read())
+    if (MemReq* q = find_req(t)) q->victim_bit = !served.insert(t.get_address() & ~uint64_t(127)).second;
   queue_.emplace_back(&t, clk_.cycle() + latency_);
   ev_.notify(clk_.until(queue_[head_].second));
   if (!accept_delay_) return true;
@@ -229,6 +231,7 @@ Bench::Bench(const L1Params& p, std::function<bool(uint64_t, SmOp&)> gen, BenchO
   sm = std::make_unique<FakeSm>(
       "sm", pool, gen, [this] { l1->kernel_end(); }, o.record, o.sm_hold_resp);
   mem = std::make_unique<FakeMem>("mem", o.mem_latency, o.mem_accept_delay);
+  mem->victim_bits = o.victim_bits;
   sm->isock.bind(l1->tsock);
   l1->isock.bind(mem->tsock);
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,10 @@ class FakeMem : public sc_core::sc_module {
   std::vector<uint8_t> log_chunks;             // each request's chunk_mask, parallel to log
   std::vector<uint16_t> log_words;             // each request's word_mask, parallel to log
   uint64_t b_calls = 0;
+  // G-Cache victim-bit emulation: an LLC that never evicts, so a timed read's reply carries whether
+  // this line was read before (MemReq::victim_bit), and the line is then marked as read.
+  bool victim_bits = false;
+  std::set<uint64_t> served;
 
  private:
   void apply(Payload& t);
@@ -115,6 +120,7 @@ struct BenchOptions {
   uint64_t sm_hold_resp = 0;
   bool record = true;
   const TraceSelector* trace = nullptr;
+  bool victim_bits = false;  // FakeMem::victim_bits
 };
 
 struct Bench {

@@ -52,6 +52,7 @@ void FakeUpstream::main() {
     gms::MemReq& q = gms::req_of(t);
     q.id = i;
     q.line_addr = r.line;
+    q.sm = r.sm;
     if (r.write) {
       t.set_command(tlm::TLM_WRITE_COMMAND);
       std::memcpy(t.get_data_ptr(), r.data.data(), gms::kLineBytes);
@@ -83,6 +84,7 @@ bool FakeUpstream::on_response(Payload& t) {
   std::memcpy(r.data.data(), t.get_data_ptr(), gms::kLineBytes);
   r.chunks_returned = gms::req_of(t).chunks_returned;
   r.llc_hit = gms::req_of(t).llc_hit;
+  r.victim_bit = gms::req_of(t).victim_bit;
   r.status = t.get_response_status();
   t.release();
   return true;

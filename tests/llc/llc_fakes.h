@@ -39,6 +39,7 @@ struct Request {
   uint8_t chunk_mask = gms::kFullChunkMask;  // reads
   ByteMask enables = 0;                      // writes
   Line data{};                               // writes
+  uint32_t sm = 0;                           // MemReq::sm (whose victim bit)
 };
 
 struct Response {
@@ -47,6 +48,7 @@ struct Response {
   Line data{};
   uint8_t chunks_returned = 0;
   bool llc_hit = false;
+  bool victim_bit = false;
   tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
 };
 
