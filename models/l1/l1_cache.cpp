@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "models/l1/baseline_l1.h"
+#include "models/l1/decoupled_l1.h"
 #include "models/l1/sector_l1.h"
 
 namespace gms {
@@ -43,6 +44,9 @@ std::map<std::string, L1Factory>& designs() {
       {"sector",
        [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
            -> std::unique_ptr<L1Cache> { return std::make_unique<SectorL1>(n, p, sm, env); }},
+      {"decoupled",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<DecoupledL1>(n, p, sm, env); }},
   };
   return d;
 }

@@ -20,8 +20,9 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
   p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
   p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
+  p.decoupled = DecoupledParams::from(n.child("decoupled"));
 
-  if (p.design == "baseline" && p.line_bytes != 128)
+  if ((p.design == "baseline" || p.design == "decoupled") && p.line_bytes != 128)
     n.fail("line_bytes", "the baseline L1 needs 128 B lines (one GPU request = one line)");
   uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
   if (p.size_bytes % set_bytes != 0)
@@ -34,6 +35,7 @@ L1Params L1Params::from(const ConfigNode& n) {
   if (p.set_index == SetIndexFn::FermiHash && ((sets != 32 && sets != 64) || p.line_bytes != 128))
     n.fail("set_index", "fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has " + std::to_string(sets) +
                             " sets of " + std::to_string(p.line_bytes) + " B");
+  if (p.design == "decoupled") p.decoupled.check_against(p.ways);
   n.finish();
   return p;
 }
