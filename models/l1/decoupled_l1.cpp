@@ -12,15 +12,16 @@ DecisionBoard* board_of(const BlockEnv& env, std::unique_ptr<DecisionBoard>& own
   own = std::make_unique<DecisionBoard>();
   return own.get();
 }
-const DecoupledParams& checked(const L1Params& p) {
+// Checked before any module is built, so a bad configuration leaves no half-made module behind.
+const L1Params& checked(const L1Params& p) {
   p.decoupled.check_against(p.ways);
-  return p.decoupled;
+  return p;
 }
 }  // namespace
 
 DecoupledL1::DecoupledL1(sc_core::sc_module_name name, const L1Params& p, unsigned sm_id, const BlockEnv& env)
-    : BaselineL1(name, p, sm_id, env),
-      dp_(checked(p)),
+    : BaselineL1(name, checked(p), sm_id, env),
+      dp_(p.decoupled),
       ts_(p.sets(), dp_.tag_ways, dp_.rc_max()),
       duel_(std::make_unique<SmDuel>(*board_of(env, own_board_), sm_id, dp_)),
       tag_allocations_(
