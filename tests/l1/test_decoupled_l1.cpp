@@ -239,7 +239,7 @@ TEST(L1Decoupled, ParamsDefaultsFollowTable3AndEveryKeyIsRead) {
 
 TEST(L1Decoupled, ParamErrorsNameTheKey) {
   EXPECT_EQ(
-      l1_error("l1:\n  design: decoupled\n  ways: 8\n"),
+      l1_error("l1:\n  design: decoupled\n  size_bytes: 32768\n  ways: 8\n"),
       "l1.decoupled.tag_ways: 8 tag entries per set must exceed the data store's l1.ways (8), else data "
       "lines are wasted");
   EXPECT_EQ(l1_error("l1:\n  design: baseline\n  size_bytes: 32768\n  ways: 8\n"), "");  // only for decoupled
