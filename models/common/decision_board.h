@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "models/common/trace.h"
 
@@ -35,6 +36,33 @@ class SharedDecision {
   Probe<uint32_t> probe_;
 };
 
+// Scores that several blocks post per interval so that one of them can compare them (the SM dueling of
+// the Decoupled L1D: SM 0 and SM 1 post loads and misses, the first access after an interval boundary
+// judges). One record per slot; `judged` is the first interval without a verdict. Each slot's miss rate
+// of the last judged interval (per mille) is traced under "decisions".
+struct IntervalScore {
+  uint64_t interval = UINT64_MAX;  // the interval the counts belong to
+  uint64_t events = 0;
+  uint64_t misses = 0;
+};
+
+class SharedScores {
+ public:
+  explicit SharedScores(size_t slots) : slots_(slots), probes_(slots) {}
+  size_t size() const { return slots_.size(); }
+  IntervalScore& slot(size_t i) { return slots_.at(i); }
+  uint64_t judged = 0;
+  void attach(VcdWriter* vcd, const std::string& name) {
+    for (size_t i = 0; i < probes_.size(); ++i)
+      probes_[i].attach(vcd, "decisions", name + ".miss_permille_" + std::to_string(i));
+  }
+  void trace(size_t i, uint32_t permille) { probes_.at(i).set(permille); }
+
+ private:
+  std::vector<IntervalScore> slots_;
+  std::vector<Probe<uint32_t>> probes_;
+};
+
 class DecisionBoard {
  public:
   DecisionBoard() = default;
@@ -53,10 +81,19 @@ class DecisionBoard {
     return *d;
   }
   size_t size() const { return decisions_.size(); }
+  // The score exchange called `name` with `slots` records, made on first use and shared like a decision.
+  SharedScores& scores(const std::string& name, size_t slots) {
+    auto it = scores_.find(name);
+    if (it != scores_.end()) return *it->second;
+    auto& s = scores_[name] = std::make_unique<SharedScores>(slots);
+    s->attach(vcd_, name);
+    return *s;
+  }
 
  private:
   VcdWriter* vcd_ = nullptr;
   std::map<std::string, std::unique_ptr<SharedDecision>> decisions_;
+  std::map<std::string, std::unique_ptr<SharedScores>> scores_;
 };
 
 }  // namespace gms

@@ -6,6 +6,7 @@
 #include "models/l1/baseline_l1.h"
 #include "models/l1/decoupled_sectored_cache.h"
 #include "models/l1/gcache_l1.h"
+#include "models/l1/decoupled_l1.h"
 #include "models/l1/sector_l1.h"
 #include "models/l1/tag_split_cache.h"
 
@@ -58,6 +59,9 @@ std::map<std::string, L1Factory>& designs() {
       {"gcache",
        [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
            -> std::unique_ptr<L1Cache> { return std::make_unique<GCacheL1>(n, p, sm, env); }},
+      {"decoupled",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<DecoupledL1>(n, p, sm, env); }},
   };
   return d;
 }

@@ -24,6 +24,7 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.tsc_plus = TscPlusParams::from(n.child("tsc_plus"));
   p.dsc = DscParams::from(n.child("dsc"));
   p.gcache = GCacheParams::from(n.child("gcache"));
+  p.decoupled = DecoupledParams::from(n.child("decoupled"));
 
   if (p.line_bytes != 128)  // the sectored designs store parts of lines, but all access 128 B lines
     n.fail("line_bytes", "the " + p.design + " L1 needs 128 B lines (one GPU request = one line)");
@@ -38,6 +39,7 @@ L1Params L1Params::from(const ConfigNode& n) {
   if (p.set_index == SetIndexFn::FermiHash && ((sets != 32 && sets != 64) || p.line_bytes != 128))
     n.fail("set_index", "fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has " + std::to_string(sets) +
                             " sets of " + std::to_string(p.line_bytes) + " B");
+  if (p.design == "decoupled") p.decoupled.check_against(p.ways);
   n.finish();
   return p;
 }

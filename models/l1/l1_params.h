@@ -7,6 +7,7 @@
 #include "models/common/config.h"
 #include "models/l1/l1_design_params.h"
 #include "models/l1/gcache_params.h"
+#include "models/l1/decoupled_params.h"
 
 namespace gms {
 
@@ -28,6 +29,7 @@ struct L1Params {
   TscPlusParams tsc_plus;
   DscParams dsc;
   GCacheParams gcache;  // `l1.gcache:`, read whatever the design (used by design `gcache`)
+  DecoupledParams decoupled;  // `l1.decoupled:` (design `decoupled`)
 
   uint32_t sets() const { return size_bytes / (ways * line_bytes); }
   static L1Params from(const ConfigNode& n);
