@@ -20,9 +20,16 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
   p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
   p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
+  p.pdp = PdpParams::from(n.child("pdp"));
 
   if (p.design == "baseline" && p.line_bytes != 128)
     n.fail("line_bytes", "the baseline L1 needs 128 B lines (one GPU request = one line)");
+  // PDP bypasses a load when every way is protected: only designs built on BaselineL1's miss path do
+  // (bypass_all never allocates, so its replacement policy is unused).
+  if (p.replacement == "pdp" && p.design != "baseline" && p.design != "stall_bypass" &&
+      p.design != "bypass_all")
+    n.fail("replacement",
+           "pdp needs a design that can bypass (baseline, stall_bypass), not '" + p.design + "'");
   uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
   if (p.size_bytes % set_bytes != 0)
     n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +

@@ -5,6 +5,7 @@
 
 #include "models/cache/set_index.h"
 #include "models/common/config.h"
+#include "models/l1/pdp_params.h"
 
 namespace gms {
 
@@ -21,6 +22,7 @@ struct L1Params {
   uint32_t miss_queue_entries = 8;
   uint32_t hit_latency = 1;  // cycles from access to response
   bool flush_at_kernel_end = true;
+  PdpParams pdp;  // replacement `pdp` only
 
   uint32_t sets() const { return size_bytes / (ways * line_bytes); }
   static L1Params from(const ConfigNode& n);
