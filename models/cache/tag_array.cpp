@@ -11,6 +11,7 @@ TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, SetIndexer
   if (indexer.sets() != sets) throw std::invalid_argument("tag array: indexer set count differs");
   if (indexer.line_bytes() != line_bytes) throw std::invalid_argument("tag array: indexer line size differs");
   if (!policy_) throw std::invalid_argument("tag array: no replacement policy");
+  may_bypass_ = policy_->may_bypass();
   tags_.resize(size_t(sets) * ways);
   data_.assign(size_t(sets) * ways * line_bytes, 0);
 }
@@ -23,17 +24,39 @@ int TagArray::find(uint64_t line) const {
   return -1;
 }
 
-int TagArray::choose_victim(uint64_t line) {
-  uint32_t set = set_of(line);
+uint64_t TagArray::candidates(uint32_t set, int& free_way) const {
   const TagEntry* e = &tags_[size_t(set) * ways_];
-  uint64_t candidates = 0;
+  uint64_t mask = 0;
   for (uint32_t w = 0; w < ways_; ++w) {
     if (e[w].reserved) continue;
-    if (!e[w].valid) return int(w);
-    candidates |= uint64_t(1) << w;
+    if (!e[w].valid) {
+      free_way = int(w);
+      return 0;
+    }
+    mask |= uint64_t(1) << w;
   }
-  if (!candidates) return -1;
-  return int(policy_->victim(set, candidates));
+  free_way = -1;
+  return mask;
+}
+
+int TagArray::choose_victim(uint64_t line) {
+  uint32_t set = set_of(line);
+  int free_way;
+  uint64_t mask = candidates(set, free_way);
+  if (free_way >= 0) return free_way;
+  if (!mask) return -1;
+  return int(policy_->victim(set, mask));
+}
+
+int TagArray::choose_victim_or_bypass(uint64_t line) {
+  if (!may_bypass_) return choose_victim(line);
+  uint32_t set = set_of(line);
+  int free_way;
+  uint64_t mask = candidates(set, free_way);
+  if (free_way >= 0) return free_way;
+  if (!mask) return -1;
+  uint32_t v = policy_->victim_or_bypass(set, mask);
+  return v == ReplacementPolicy::kNoVictim ? kBypass : int(v);
 }
 
 void TagArray::install(uint32_t set, uint32_t way, uint64_t line, bool reserved) {

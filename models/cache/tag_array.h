@@ -35,6 +35,16 @@ class TagArray {
   // An invalid, unreserved way first (lowest index), else the policy's victim among the unreserved
   // ways; -1 if every way is reserved. Changes no tag state (SRRIP may age its RRPVs).
   int choose_victim(uint64_t line);
+  // As choose_victim, but a bypassing policy (PDP) may refuse: kBypass when every unreserved way is
+  // protected. With any other policy it is choose_victim.
+  static constexpr int kBypass = -2;
+  int choose_victim_or_bypass(uint64_t line);
+  bool policy_may_bypass() const { return may_bypass_; }
+  // A served access to the set (way: the line it hit or filled, -1 if none); only bypassing policies
+  // are told, so the others pay one predictable branch.
+  void note_access(uint32_t set, int way) {
+    if (may_bypass_) policy_->on_access(set, way);
+  }
 
   TagEntry& entry(uint32_t set, uint32_t way) { return tags_[size_t(set) * ways_ + way]; }
   const TagEntry& entry(uint32_t set, uint32_t way) const { return tags_[size_t(set) * ways_ + way]; }
@@ -54,9 +64,12 @@ class TagArray {
   const SetIndexer& indexer() const { return indexer_; }
 
  private:
+  // The unreserved valid ways of the set; `free_way` = the lowest free way, or -1.
+  uint64_t candidates(uint32_t set, int& free_way) const;
   uint32_t sets_, ways_, line_bytes_;
   SetIndexer indexer_;
   std::unique_ptr<ReplacementPolicy> policy_;
+  bool may_bypass_ = false;
   std::vector<TagEntry> tags_;
   std::vector<uint8_t> data_;
 };

@@ -8,14 +8,24 @@ namespace gms {
 
 namespace {
 std::unique_ptr<ReplacementPolicy> policy_for(const L1Params& p, Rng& rng) {
-  return make_replacement(p.replacement, p.sets(), p.ways, rng);
+  ReplacementOptions o;
+  o.pdp_distance = p.pdp.distance;
+  o.can_bypass = true;  // a load whose set is all protected is bypassed (access_load)
+  return make_replacement(p.replacement, p.sets(), p.ways, rng, o);
 }
 }  // namespace
 
 BaselineL1::BaselineL1(sc_core::sc_module_name name, const L1Params& p, unsigned sm_id, const BlockEnv& env)
     : L1Pipeline(name, p, sm_id, env),
       tags_(p.sets(), p.ways, p.line_bytes, SetIndexer(p.set_index, p.sets(), p.line_bytes),
-            policy_for(p, rng_)) {}
+            policy_for(p, rng_)) {
+  // Registered only with a bypassing policy: the other policies' statistics stay as they were.
+  if (tags_.policy_may_bypass())
+    protected_bypasses_ = &stats_.counter("protected_bypasses",
+                                          "loads bypassed because every way of the set "
+                                          "was protected (PDP)",
+                                          "requests");
+}
 
 BaselineL1::~BaselineL1() = default;
 
@@ -28,6 +38,14 @@ bool BaselineL1::on_miss_stall(Payload&, uint64_t, uint64_t, Counter& cause) {
   return reservation_fail(cause);
 }
 
+bool BaselineL1::bypass_and_note(Payload& t, uint64_t line, uint64_t c) {
+  if (!bypass_load(t, line, c)) return false;
+  tags_.note_access(tags_.set_of(line), -1);
+  return true;
+}
+
+// Served accesses tell a bypassing policy (tags_.note_access) after their victim decision; reservation
+// fails do not, so a retry never ages the set.
 bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   MemReq& r = req_of(t);
   uint32_t set = tags_.set_of(line);
@@ -38,6 +56,7 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
     r.chunks_returned = r.chunk_mask;
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     queue_response(t, c + params_.hit_latency);
+    tags_.note_access(set, way);
     ++st_.loads;
     ++st_.hits;
     update_probes();
@@ -46,16 +65,26 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   if (way >= 0) {  // reserved: the line's fill is in flight
     MshrFile::Entry* e = mshr_.find(line);
     if (!e) throw std::logic_error("L1: reserved line without an MSHR entry");
-    if (e->no_fill) return reservation_fail(st_.rf_no_fill);
-    if (!mshr_.can_merge(*e)) return reservation_fail(st_.rf_merge);
+    if (e->no_fill) return on_miss_stall(t, line, c, st_.rf_no_fill);
+    if (!mshr_.can_merge(*e)) return on_miss_stall(t, line, c, st_.rf_merge);
     e->waiters.push_back(&t);
+    tags_.note_access(set, way);  // a hit on the pending line renews it
     ++st_.loads;
     ++st_.hit_pending;
     return true;
   }
+  // A bypassing policy decides first: a load it bypasses needs no MSHR entry and no way. Any other
+  // policy is asked only once the miss can allocate (SRRIP ages the set when asked).
+  const bool may_bypass = tags_.policy_may_bypass();
+  int victim = may_bypass ? tags_.choose_victim_or_bypass(line) : -1;
+  if (victim == TagArray::kBypass) {
+    if (!bypass_and_note(t, line, c)) return false;
+    ++*protected_bypasses_;
+    return true;
+  }
   if (mshr_.full()) return on_miss_stall(t, line, c, st_.rf_mshr);
   if (miss_queue_full(c)) return on_miss_stall(t, line, c, st_.rf_miss_queue);
-  int victim = tags_.choose_victim(line);
+  if (!may_bypass) victim = tags_.choose_victim(line);
   if (victim < 0) return on_miss_stall(t, line, c, st_.rf_line);
   if (tags_.entry(set, uint32_t(victim)).valid) ++st_.evictions;
   tags_.install(set, uint32_t(victim), line, /*reserved=*/true);
@@ -64,6 +93,7 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   e.issued_chunks = kFullChunkMask;
   e.waiters.push_back(&t);
   queue_downstream(new_downstream(&r, tlm::TLM_READ_COMMAND, line, kFullChunkMask), c + 1);
+  tags_.note_access(set, victim);
   ++st_.loads;
   ++st_.misses;
   update_probes();
@@ -71,6 +101,9 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
 }
 
 void BaselineL1::on_store(uint64_t line, uint8_t, bool functional) {
+  // A served store is an access to its set for PDP; it keeps no line (write-evict), so it renews none.
+  // Its only effect on PDP state, an invalidate (RPD 0), commutes with the aging, so age first.
+  if (!functional && tags_.policy_may_bypass()) tags_.note_access(tags_.set_of(line), -1);
   int way = tags_.find(line);
   if (way < 0) return;
   uint32_t set = tags_.set_of(line);
@@ -121,8 +154,8 @@ bool BaselineL1::functional_read(uint64_t line, uint8_t chunks, unsigned char* d
 }
 
 void BaselineL1::functional_install(uint64_t line, const unsigned char* data) {
-  if (tags_.find(line) >= 0) return;  // a reserved way (timed fill in flight) is left to its fill
-  int v = tags_.choose_victim(line);
+  if (tags_.find(line) >= 0) return;            // a reserved way (timed fill in flight) is left to its fill
+  int v = tags_.choose_victim_or_bypass(line);  // PDP keeps a protected set as it is
   if (v < 0) return;
   uint32_t set = tags_.set_of(line);
   tags_.install(set, uint32_t(v), line, /*reserved=*/false);

@@ -26,11 +26,15 @@ class BaselineL1 : public L1Pipeline {
   void functional_install(uint64_t line, const unsigned char* data) override;
   void functional_write(uint64_t addr, unsigned char byte) override;
 
-  // A miss that finds no MSHR entry, no miss-queue slot or no free way: a reservation fail of `cause`.
-  // Comparators override it (stall_bypass sends the load around the cache instead).
+  // A load that lacks a resource: a miss without an MSHR entry, a miss-queue slot or a free way, or a
+  // hit-pending load whose line's entry is at its merge limit or whose fill a store cancelled. The
+  // baseline stalls (a reservation fail of `cause`); stall_bypass sends the load around the cache.
   virtual bool on_miss_stall(Payload& t, uint64_t line, uint64_t c, Counter& cause);
+  // bypass_load, and the bypass is one access to the set for a bypassing replacement policy (PDP).
+  bool bypass_and_note(Payload& t, uint64_t line, uint64_t c);
 
   TagArray tags_;
+  Counter* protected_bypasses_ = nullptr;  // PDP: loads bypassed because every way was protected
 };
 
 }  // namespace gms

@@ -4,10 +4,12 @@
 #include <stdexcept>
 
 #include "models/l1/baseline_l1.h"
+#include "models/l1/bypass_all_l1.h"
+#include "models/l1/decoupled_l1.h"
 #include "models/l1/decoupled_sectored_cache.h"
 #include "models/l1/gcache_l1.h"
-#include "models/l1/decoupled_l1.h"
 #include "models/l1/sector_l1.h"
+#include "models/l1/stall_bypass_l1.h"
 #include "models/l1/tag_split_cache.h"
 
 namespace gms {
@@ -62,6 +64,13 @@ std::map<std::string, L1Factory>& designs() {
       {"decoupled",
        [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
            -> std::unique_ptr<L1Cache> { return std::make_unique<DecoupledL1>(n, p, sm, env); }},
+      // Bypass comparators of paper 002 (l1-bypass.md).
+      {"bypass_all",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<BypassAllL1>(n, p, sm, env); }},
+      {"stall_bypass",
+       [](const L1Params& p, sc_core::sc_module_name n, unsigned sm, const BlockEnv& env)
+           -> std::unique_ptr<L1Cache> { return std::make_unique<StallBypassL1>(n, p, sm, env); }},
   };
   return d;
 }

@@ -25,9 +25,16 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.dsc = DscParams::from(n.child("dsc"));
   p.gcache = GCacheParams::from(n.child("gcache"));
   p.decoupled = DecoupledParams::from(n.child("decoupled"));
+  p.pdp = PdpParams::from(n.child("pdp"));
 
   if (p.line_bytes != 128)  // the sectored designs store parts of lines, but all access 128 B lines
     n.fail("line_bytes", "the " + p.design + " L1 needs 128 B lines (one GPU request = one line)");
+  // PDP bypasses a load when every way is protected: only designs built on BaselineL1's miss path do
+  // (bypass_all never allocates, so its replacement policy is unused).
+  if (p.replacement == "pdp" && p.design != "baseline" && p.design != "stall_bypass" &&
+      p.design != "bypass_all")
+    n.fail("replacement",
+           "pdp needs a design that can bypass (baseline, stall_bypass), not '" + p.design + "'");
   uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
   if (p.size_bytes % set_bytes != 0)
     n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +

@@ -5,9 +5,10 @@
 
 #include "models/cache/set_index.h"
 #include "models/common/config.h"
-#include "models/l1/l1_design_params.h"
-#include "models/l1/gcache_params.h"
 #include "models/l1/decoupled_params.h"
+#include "models/l1/gcache_params.h"
+#include "models/l1/l1_design_params.h"
+#include "models/l1/pdp_params.h"
 
 namespace gms {
 
@@ -30,6 +31,7 @@ struct L1Params {
   DscParams dsc;
   GCacheParams gcache;  // `l1.gcache:`, read whatever the design (used by design `gcache`)
   DecoupledParams decoupled;  // `l1.decoupled:` (design `decoupled`)
+  PdpParams pdp;  // replacement `pdp` only
 
   uint32_t sets() const { return size_bytes / (ways * line_bytes); }
   static L1Params from(const ConfigNode& n);

@@ -6,6 +6,7 @@
 #include "models/cache/lru_policy.h"
 #include "models/cache/mshr_file.h"
 #include "models/cache/nru_policy.h"
+#include "models/cache/pdp_policy.h"
 #include "models/cache/random_policy.h"
 #include "models/cache/srrip_policy.h"
 #include "models/cache/tag_array.h"
@@ -189,6 +190,109 @@ TEST(L1CoreTagArray, ChooseVictimSkipsReservedAndPrefersInvalid) {
   EXPECT_TRUE(t.entry(0, 1).reserved);
   EXPECT_EQ(t.find(0x7000), 2);
   EXPECT_EQ(t.valid_lines(), 0u);
+}
+
+// PDP, PD 3, one set of 2 ways. The cache's order per access: victim decision, then on_access.
+TEST(L1CorePdp, AFilledLineIsProtectedForExactlyPdLaterAccessesThenReplaceable) {
+  PdpPolicy p(1, 2, 3);
+  EXPECT_TRUE(p.may_bypass());
+  p.on_fill(0, 0);
+  p.on_access(0, 0);  // access 0 filled way 0: RPD 3
+  p.on_fill(0, 1);
+  p.on_access(0, 1);  // access 1 filled way 1: way 0 at 2
+  EXPECT_EQ(p.rpd(0, 0), 2u);
+  EXPECT_EQ(p.rpd(0, 1), 3u);
+  // Later accesses 1, 2, 3 (for way 0) decide while it is protected; they keep no line (bypass).
+  EXPECT_EQ(p.victim_or_bypass(0, 0b01), ReplacementPolicy::kNoVictim);  // access 2: RPD 2
+  p.on_access(0, -1);
+  EXPECT_EQ(p.victim_or_bypass(0, 0b01), ReplacementPolicy::kNoVictim);  // access 3: RPD 1
+  p.on_access(0, -1);
+  EXPECT_EQ(p.rpd(0, 0), 0u);
+  EXPECT_EQ(p.victim_or_bypass(0, 0b11), 0u);  // access 4: the 4th after the fill, way 0 free to go
+  EXPECT_EQ(p.rpd(0, 1), 1u);
+  EXPECT_EQ(p.victim_or_bypass(0, 0b10), ReplacementPolicy::kNoVictim);  // way 1: 3rd access after its fill
+  p.on_access(0, -1);
+  EXPECT_EQ(p.victim_or_bypass(0, 0b10), 1u);
+  p.on_access(0, -1);  // saturates at 0
+  EXPECT_EQ(p.rpd(0, 0), 0u);
+  EXPECT_EQ(p.rpd(0, 1), 0u);
+}
+
+TEST(L1CorePdp, AHitRenewsTheDistanceAndOnlyOtherLinesAge) {
+  PdpPolicy p(2, 2, 3);
+  p.on_fill(0, 0);
+  p.on_access(0, 0);
+  p.on_access(0, -1);
+  p.on_access(0, -1);
+  EXPECT_EQ(p.rpd(0, 0), 1u);
+  p.on_hit(0, 0);
+  p.on_access(0, 0);
+  EXPECT_EQ(p.rpd(0, 0), 3u);  // renewed by the hit, not aged by its own access
+  p.on_access(0, -1);
+  p.on_access(0, -1);
+  EXPECT_EQ(p.victim_or_bypass(0, 0b01), ReplacementPolicy::kNoVictim);
+  p.on_access(0, -1);
+  EXPECT_EQ(p.victim_or_bypass(0, 0b01), 0u);
+  p.on_fill(1, 1);
+  p.on_access(1, 1);
+  EXPECT_EQ(p.rpd(1, 1), 3u);  // sets age independently
+  p.on_invalidate(1, 1);
+  EXPECT_EQ(p.rpd(1, 1), 0u);
+}
+
+TEST(L1CorePdp, AllProtectedSignalsBypassAndForcedVictimIsTheLeastProtected) {
+  PdpPolicy p(1, 4, 5);
+  for (uint32_t w = 0; w < 4; ++w) {
+    p.on_fill(0, w);
+    p.on_access(0, int(w));
+  }  // RPDs 2 3 4 5
+  EXPECT_EQ(p.victim_or_bypass(0, kAll4), ReplacementPolicy::kNoVictim);
+  EXPECT_EQ(p.victim(0, kAll4), 0u);  // never refuses: lowest RPD
+  EXPECT_EQ(p.victim(0, 0b1100), 2u);
+  p.on_hit(0, 0);
+  p.on_access(0, 0);  // 5 2 3 4
+  EXPECT_EQ(p.victim(0, kAll4), 1u);
+  EXPECT_THROW(PdpPolicy(1, 4, 0), std::invalid_argument);
+}
+
+TEST(L1CorePdp, RegistryBuildsPdpOnlyForACacheThatCanBypass) {
+  Rng rng(1);
+  EXPECT_THROW(make_replacement("pdp", 4, 4, rng), std::invalid_argument);
+  ReplacementOptions o;
+  o.can_bypass = true;
+  o.pdp_distance = 7;
+  auto p = make_replacement("pdp", 4, 4, rng, o);
+  EXPECT_STREQ(p->name(), "pdp");
+  EXPECT_EQ(static_cast<PdpPolicy&>(*p).distance(), 7u);
+  for (const char* n : {"lru", "nru", "srrip", "random"})
+    EXPECT_FALSE(make_replacement(n, 4, 4, rng)->may_bypass());
+}
+
+TEST(L1CorePdp, TagArrayBypassesOnlyWhenEveryUnreservedWayIsProtected) {
+  Rng rng(1);
+  ReplacementOptions o;
+  o.can_bypass = true;
+  o.pdp_distance = 2;
+  TagArray t(1, 2, 128, SetIndexer(SetIndexFn::Linear, 1, 128), make_replacement("pdp", 1, 2, rng, o));
+  EXPECT_TRUE(t.policy_may_bypass());
+  EXPECT_EQ(t.choose_victim_or_bypass(0x0), 0);  // free way first
+  t.install(0, 0, 0x0, /*reserved=*/true);
+  t.note_access(0, 0);
+  EXPECT_EQ(t.choose_victim_or_bypass(0x80), 1);
+  t.install(0, 1, 0x80, false);
+  t.note_access(0, 1);
+  EXPECT_EQ(t.choose_victim_or_bypass(0x100), TagArray::kBypass);  // way 1 protected, way 0 reserved
+  EXPECT_EQ(t.choose_victim(0x100), 1);                            // a cache that cannot bypass evicts
+  t.note_access(0, -1);
+  t.note_access(0, -1);
+  EXPECT_EQ(t.choose_victim_or_bypass(0x100), 1);
+  t.install(0, 1, 0x100, true);
+  EXPECT_EQ(t.choose_victim_or_bypass(0x180), -1);  // every way reserved: a stall, not a bypass
+  TagArray l(1, 2, 128, SetIndexer(SetIndexFn::Linear, 1, 128), make_replacement("lru", 1, 2, rng));
+  l.install(0, 0, 0x0, false);
+  l.install(0, 1, 0x80, false);
+  EXPECT_FALSE(l.policy_may_bypass());
+  EXPECT_EQ(l.choose_victim_or_bypass(0x100), 0);  // other policies: choose_victim
 }
 
 TEST(L1CoreTagArray, DataIsPerWayAndSetsFollowIndexer) {

@@ -72,6 +72,22 @@ TEST(L1Params, ErrorsNameTheKey) {
   EXPECT_EQ(error_of("l1:\n  size_bytes: 8192\n  set_index: linear\n"), "");
 }
 
+TEST(L1Params, PdpDistanceAndWhichDesignsMayUsePdp) {
+  EXPECT_EQ(L1Params::from(ConfigNode::load_string("l1: {}\n", "t.yaml").child("l1")).pdp.distance, 16u);
+  L1Params p = L1Params::from(
+      ConfigNode::load_string("l1:\n  replacement: pdp\n  pdp:\n    distance: 5\n", "t.yaml").child("l1"));
+  EXPECT_EQ(p.replacement, "pdp");
+  EXPECT_EQ(p.pdp.distance, 5u);
+  EXPECT_EQ(error_of("l1:\n  pdp:\n    distanse: 5\n"), "t.yaml:3: l1.pdp.distanse: unknown key");
+  EXPECT_EQ(error_of("l1:\n  pdp:\n    distance: 0\n"),
+            "t.yaml:3: l1.pdp.distance: value 0 out of range [1, 65535]");
+  EXPECT_EQ(
+      error_of("l1:\n  design: sector\n  replacement: pdp\n"),
+      "t.yaml:3: l1.replacement: pdp needs a design that can bypass (baseline, stall_bypass), not 'sector'");
+  EXPECT_EQ(error_of("l1:\n  design: stall_bypass\n  replacement: pdp\n"), "");
+  EXPECT_EQ(error_of("l1:\n  design: bypass_all\n  replacement: pdp\n"), "");
+}
+
 TEST(L1Params, UnknownDesignInMakeL1) {
   L1Params p;
   p.design = "nope";

@@ -73,8 +73,12 @@ TEST(LlcConfig, ErrorsNameFileLineAndKey) {
             "c.yaml:2: llc.size_bytes: size_bytes / (ways * line_bytes) = 48 sets; must be a power of two");
   EXPECT_EQ(error_of("llc:\n  size_bytes: 65000\n"),
             "c.yaml:2: llc.size_bytes: size_bytes (65000) must be a multiple of ways * line_bytes (1024)");
-  EXPECT_EQ(error_of("llc:\n  replacement: plru\n"),
-            "c.yaml:2: llc.replacement: unknown replacement policy 'plru' (known: lru, nru, random, srrip)");
+  EXPECT_EQ(
+      error_of("llc:\n  replacement: plru\n"),
+      "c.yaml:2: llc.replacement: unknown replacement policy 'plru' (known: lru, nru, pdp, random, srrip)");
+  EXPECT_EQ(
+      error_of("llc:\n  replacement: pdp\n"),
+      "c.yaml:2: llc.replacement: pdp bypasses a load when every way is protected; this cache cannot bypass");
   EXPECT_EQ(error_of("llc:\n  fetch: word\n"), "c.yaml:2: llc.fetch: 'word' is not one of: sector, line");
   EXPECT_EQ(error_of("llc:\n  set_index: fermi_hash\n  size_bytes: 16384\n"),
             "c.yaml:2: llc.set_index: fermi_hash needs 32 or 64 sets, this slice has 16");
