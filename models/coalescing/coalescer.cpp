@@ -180,4 +180,34 @@ void Coalescer::coalesce(const WarpInst& inst, std::vector<LineRequest>& out) {
                            to_hex(inst.pc) + " made no line request");
 }
 
+void split_to_lines(const WarpInst& inst, unsigned line_bytes, std::vector<LineRequest>& reqs,
+                    std::vector<LineRequest>& scratch) {
+  if (line_bytes >= kLineBytes) return;
+  scratch.clear();
+  for (const LineRequest& r : reqs)
+    for (unsigned lo = 0; lo < kLineBytes; lo += line_bytes) {
+      uint64_t part[2] = {0, 0};
+      set_bytes(part, lo, lo + line_bytes);
+      part[0] &= r.byte_mask[0];
+      part[1] &= r.byte_mask[1];
+      if (!part[0] && !part[1]) continue;
+      LineRequest& q = scratch.emplace_back();
+      q.line_addr = r.line_addr;
+      q.byte_mask[0] = part[0];
+      q.byte_mask[1] = part[1];
+      q.chunk_mask = chunks_of(part);
+      q.span_lo = uint8_t(lo);
+      q.span_hi = uint8_t(lo + line_bytes);
+      // Lanes with a byte in [line + lo, line + lo + line_bytes), in 128-bit arithmetic (the last line
+      // of the address space ends at 2^64).
+      const u128 first = u128(r.line_addr) + lo, end = first + line_bytes;
+      for (uint32_t m = r.lanes; m; m &= m - 1) {
+        const unsigned l = unsigned(__builtin_ctz(m));
+        const u128 a = inst.addr[l];
+        if (a < end && a + inst.width > first) q.lanes |= 1u << l;
+      }
+    }
+  reqs.swap(scratch);
+}
+
 }  // namespace gms

@@ -14,6 +14,8 @@ struct LineRequest {
   uint8_t chunk_mask = 0;          // 32 B chunks touched
   uint32_t lanes = 0;              // lanes with at least one byte in this line
   uint64_t byte_mask[2] = {0, 0};  // bytes touched: bit i of word i/64 = byte i of the line
+  // The part of the 128 B line the request is about: all of it, or one small L1 line (split_to_lines).
+  uint8_t span_lo = 0, span_hi = 128;
 
   bool byte_touched(unsigned offset) const { return (byte_mask[offset / 64] >> (offset % 64)) & 1; }
   void touch_bytes(unsigned lo, unsigned hi);  // [lo, hi) within the line
@@ -33,6 +35,12 @@ inline uint16_t words_of_bytes(const uint64_t (&byte_mask)[2]) {
 // readers reject such instructions as bad input with this message.
 int first_wrapping_lane(const WarpInst& inst);
 std::string wrap_error(const WarpInst& inst, unsigned lane);
+
+// Coalescing to an L1 line smaller than 128 B (paper 000 sec. 2.2: "memory coalescing is done using the
+// granularity of cache line size"): each 128 B request becomes one request per `line_bytes` line it
+// touches (32 or 64), with chunk mask, byte mask and lanes restricted to that line; `scratch` is reused.
+void split_to_lines(const WarpInst& inst, unsigned line_bytes, std::vector<LineRequest>& reqs,
+                    std::vector<LineRequest>& scratch);
 
 class Coalescer {
  public:

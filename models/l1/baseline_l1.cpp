@@ -40,19 +40,39 @@ bool BaselineL1::on_miss_stall(Payload&, uint64_t, uint64_t, Counter& cause) {
 
 bool BaselineL1::bypass_and_note(Payload& t, uint64_t line, uint64_t c) {
   if (!bypass_load(t, line, c)) return false;
-  tags_.note_access(tags_.set_of(line), -1);
+  tags_.note_access(tags_.set_of(line_key(line, req_of(t).chunk_mask)), -1);
   return true;
+}
+
+uint64_t BaselineL1::line_key(uint64_t line, uint8_t chunks) const {
+  if (params_.line_bytes == kLineBytes) return line;
+  const unsigned first = chunks ? unsigned(__builtin_ctz(chunks)) * kChunkBytes : 0;
+  return line + first / params_.line_bytes * params_.line_bytes;
+}
+
+uint8_t BaselineL1::key_chunks(uint64_t key) const {
+  const unsigned n = params_.line_bytes / kChunkBytes;
+  return uint8_t(((1u << n) - 1) << (unsigned(key % kLineBytes) / kChunkBytes));
+}
+
+// Chunks of `mask` between a 128 B-framed buffer and the design's line `key` (its offset in the 128 B
+// line is key % 128: 0 unless the L1 has small lines).
+void BaselineL1::line_to_frame(unsigned char* frame, uint64_t key, const unsigned char* data, uint8_t mask) {
+  const unsigned off = unsigned(key % kLineBytes);
+  for (unsigned c = 0; c < kChunksPerLine; ++c)
+    if (mask >> c & 1u) std::memcpy(frame + c * kChunkBytes, data + c * kChunkBytes - off, kChunkBytes);
 }
 
 // Served accesses tell a bypassing policy (tags_.note_access) after their victim decision; reservation
 // fails do not, so a retry never ages the set.
 bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   MemReq& r = req_of(t);
-  uint32_t set = tags_.set_of(line);
-  int way = tags_.find(line);
+  const uint64_t key = line_key(line, r.chunk_mask);  // the 128 B line, or its small line
+  uint32_t set = tags_.set_of(key);
+  int way = tags_.find(key);
   if (way >= 0 && tags_.entry(set, uint32_t(way)).valid) {
     tags_.touch(set, uint32_t(way));
-    copy_chunks(t.get_data_ptr(), tags_.data(set, uint32_t(way)), r.chunk_mask);
+    line_to_frame(t.get_data_ptr(), key, tags_.data(set, uint32_t(way)), r.chunk_mask);
     r.chunks_returned = r.chunk_mask;
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     queue_response(t, c + params_.hit_latency);
@@ -63,7 +83,7 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
     return true;
   }
   if (way >= 0) {  // reserved: the line's fill is in flight
-    MshrFile::Entry* e = mshr_.find(line);
+    MshrFile::Entry* e = mshr_.find(key);
     if (!e) throw std::logic_error("L1: reserved line without an MSHR entry");
     if (e->no_fill) return on_miss_stall(t, line, c, st_.rf_no_fill);
     if (!mshr_.can_merge(*e)) return on_miss_stall(t, line, c, st_.rf_merge);
@@ -76,7 +96,7 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   // A bypassing policy decides first: a load it bypasses needs no MSHR entry and no way. Any other
   // policy is asked only once the miss can allocate (SRRIP ages the set when asked).
   const bool may_bypass = tags_.policy_may_bypass();
-  int victim = may_bypass ? tags_.choose_victim_or_bypass(line) : -1;
+  int victim = may_bypass ? tags_.choose_victim_or_bypass(key) : -1;
   if (victim == TagArray::kBypass) {
     if (!bypass_and_note(t, line, c)) return false;
     ++*protected_bypasses_;
@@ -84,15 +104,15 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   }
   if (mshr_.full()) return on_miss_stall(t, line, c, st_.rf_mshr);
   if (miss_queue_full(c)) return on_miss_stall(t, line, c, st_.rf_miss_queue);
-  if (!may_bypass) victim = tags_.choose_victim(line);
+  if (!may_bypass) victim = tags_.choose_victim(key);
   if (victim < 0) return on_miss_stall(t, line, c, st_.rf_line);
   if (tags_.entry(set, uint32_t(victim)).valid) ++st_.evictions;
-  tags_.install(set, uint32_t(victim), line, /*reserved=*/true);
-  MshrFile::Entry& e = mshr_.allocate(line);
+  tags_.install(set, uint32_t(victim), key, /*reserved=*/true);
+  MshrFile::Entry& e = mshr_.allocate(key);
   e.cookie = uint64_t(victim);
-  e.issued_chunks = kFullChunkMask;
+  e.issued_chunks = key_chunks(key);
   e.waiters.push_back(&t);
-  queue_downstream(new_downstream(&r, tlm::TLM_READ_COMMAND, line, kFullChunkMask), c + 1);
+  queue_downstream(new_downstream(&r, tlm::TLM_READ_COMMAND, line, key_chunks(key)), c + 1);
   tags_.note_access(set, victim);
   ++st_.loads;
   ++st_.misses;
@@ -100,7 +120,13 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   return true;
 }
 
-void BaselineL1::on_store(uint64_t line, uint8_t, bool functional) {
+void BaselineL1::on_store(uint64_t line, uint8_t chunks, bool functional) {
+  if (params_.line_bytes == kLineBytes) return store_to(line, functional);
+  for (unsigned off = 0; off < kLineBytes; off += params_.line_bytes)  // each small line written
+    if (chunks & key_chunks(line + off)) store_to(line + off, functional);
+}
+
+void BaselineL1::store_to(uint64_t line, bool functional) {
   // A served store is an access to its set for PDP; it keeps no line (write-evict), so it renews none.
   // Its only effect on PDP state, an invalidate (RPD 0), commutes with the aging, so age first.
   if (!functional && tags_.policy_may_bypass()) tags_.note_access(tags_.set_of(line), -1);
@@ -123,43 +149,57 @@ void BaselineL1::on_store(uint64_t line, uint8_t, bool functional) {
 
 void BaselineL1::on_fill(Payload& down, uint64_t c) {
   MemReq& r = req_of(down);
-  MshrFile::Entry* e = mshr_.find(r.line_addr);
+  const uint64_t key = line_key(r.line_addr, r.chunk_mask);
+  MshrFile::Entry* e = mshr_.find(key);
   if (!e) throw std::logic_error("L1: fill for a line without an MSHR entry");
-  uint32_t set = tags_.set_of(r.line_addr), way = uint32_t(e->cookie);
+  uint32_t set = tags_.set_of(key), way = uint32_t(e->cookie);
   const TagEntry& te = tags_.entry(set, way);
-  if (!te.reserved || te.line != r.line_addr)
+  if (!te.reserved || te.line != key)
     throw std::logic_error("L1: fill for a way that is not reserved for it");
   uint8_t got = down.is_response_ok() ? r.chunks_returned : 0;
   ++st_.fills;
   st_.from_l2_bytes += uint64_t(popcount8(got)) * kChunkBytes;
-  if (!e->no_fill && got == kFullChunkMask) {
-    std::memcpy(tags_.data(set, way), down.get_data_ptr(), params_.line_bytes);
+  if (!e->no_fill && got == key_chunks(key)) {
+    std::memcpy(tags_.data(set, way), down.get_data_ptr() + key % kLineBytes, params_.line_bytes);
     tags_.validate(set, way);
   } else {
     tags_.invalidate(set, way);  // frees the reserved way
     ++st_.fills_dropped;
   }
-  answer_waiters(r.line_addr, down, got, c);
+  answer_waiters(key, down, got, c);
   down.release();
   update_probes();
 }
 
 bool BaselineL1::functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) {
-  int way = tags_.find(line);
-  uint32_t set = tags_.set_of(line);
-  if (way < 0 || !tags_.entry(set, uint32_t(way)).valid) return false;
-  tags_.touch(set, uint32_t(way));
-  copy_chunks(dst, tags_.data(set, uint32_t(way)), chunks);
+  // Offsets, not addresses: line + 128 is 0 for the last line of the address space.
+  for (unsigned off = 0; off < kLineBytes; off += params_.line_bytes) {  // every line it needs
+    const uint64_t key = line + off;
+    if (!(chunks & key_chunks(key))) continue;
+    const int way = tags_.find(key);
+    if (way < 0 || !tags_.entry(tags_.set_of(key), uint32_t(way)).valid) return false;
+  }
+  for (unsigned off = 0; off < kLineBytes; off += params_.line_bytes) {
+    const uint64_t key = line + off;
+    const uint8_t part = uint8_t(chunks & key_chunks(key));
+    if (!part) continue;
+    const uint32_t set = tags_.set_of(key), way = uint32_t(tags_.find(key));
+    tags_.touch(set, way);
+    line_to_frame(dst, key, tags_.data(set, way), part);
+  }
   return true;
 }
 
 void BaselineL1::functional_install(uint64_t line, const unsigned char* data) {
-  if (tags_.find(line) >= 0) return;            // a reserved way (timed fill in flight) is left to its fill
-  int v = tags_.choose_victim_or_bypass(line);  // PDP keeps a protected set as it is
-  if (v < 0) return;
-  uint32_t set = tags_.set_of(line);
-  tags_.install(set, uint32_t(v), line, /*reserved=*/false);
-  std::memcpy(tags_.data(set, uint32_t(v)), data, params_.line_bytes);
+  for (unsigned off = 0; off < kLineBytes; off += params_.line_bytes) {
+    const uint64_t key = line + off;
+    if (tags_.find(key) >= 0) continue;          // a reserved way (timed fill in flight) is left to its fill
+    int v = tags_.choose_victim_or_bypass(key);  // PDP keeps a protected set as it is
+    if (v < 0) continue;
+    uint32_t set = tags_.set_of(key);
+    tags_.install(set, uint32_t(v), key, /*reserved=*/false);
+    std::memcpy(tags_.data(set, uint32_t(v)), data + key % kLineBytes, params_.line_bytes);
+  }
 }
 
 void BaselineL1::functional_write(uint64_t addr, unsigned char byte) {

@@ -33,6 +33,13 @@ class BaselineL1 : public L1Pipeline {
   // bypass_load, and the bypass is one access to the set for a bypassing replacement policy (PDP).
   bool bypass_and_note(Payload& t, uint64_t line, uint64_t c);
 
+  // Small lines (l1.line_bytes 32 or 64): the SM sends one request per small line, framed as its 128 B
+  // line; the design's line ("key") is the small line holding the request's chunks.
+  uint64_t line_key(uint64_t line, uint8_t chunks) const;
+  uint8_t key_chunks(uint64_t key) const;  // the chunks of the 128 B line that line `key` holds
+  static void line_to_frame(unsigned char* frame, uint64_t key, const unsigned char* data, uint8_t mask);
+  void store_to(uint64_t key, bool functional);  // write-evict or cancel the pending fill of one line
+
   TagArray tags_;
   Counter* protected_bypasses_ = nullptr;  // PDP: loads bypassed because every way was protected
 };

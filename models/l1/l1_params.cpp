@@ -27,8 +27,12 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.decoupled = DecoupledParams::from(n.child("decoupled"));
   p.pdp = PdpParams::from(n.child("pdp"));
 
-  if (p.line_bytes != 128)  // the sectored designs store parts of lines, but all access 128 B lines
-    n.fail("line_bytes", "the " + p.design + " L1 needs 128 B lines (one GPU request = one line)");
+  // Small lines (paper 000 sec. 2.2, figures 2-5): the baseline and the comparators built on its miss path.
+  // The sectored designs store parts of lines but all access 128 B lines, as do G-Cache and Decoupled L1D.
+  const bool small_ok = p.design == "baseline" || p.design == "stall_bypass" || p.design == "bypass_all";
+  if (p.line_bytes != 128 && !small_ok)
+    n.fail("line_bytes", "the " + p.design +
+                             " L1 needs 128 B lines (32 and 64 B lines: baseline, stall_bypass, bypass_all)");
   // PDP bypasses a load when every way is protected: only designs built on BaselineL1's miss path do
   // (bypass_all never allocates, so its replacement policy is unused).
   if (p.replacement == "pdp" && p.design != "baseline" && p.design != "stall_bypass" &&

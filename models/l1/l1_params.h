@@ -29,9 +29,9 @@ struct L1Params {
   TscParams tsc;
   TscPlusParams tsc_plus;
   DscParams dsc;
-  GCacheParams gcache;  // `l1.gcache:`, read whatever the design (used by design `gcache`)
+  GCacheParams gcache;        // `l1.gcache:`, read whatever the design (used by design `gcache`)
   DecoupledParams decoupled;  // `l1.decoupled:` (design `decoupled`)
-  PdpParams pdp;  // replacement `pdp` only
+  PdpParams pdp;              // replacement `pdp` only
 
   uint32_t sets() const { return size_bytes / (ways * line_bytes); }
   static L1Params from(const ConfigNode& n);

@@ -113,6 +113,7 @@ class SmCore : public sc_core::sc_module {
 
   // Memory pipeline: the line requests of the last issued instruction still to be sent.
   std::vector<LineRequest> pipe_lines_;
+  std::vector<LineRequest> split_scratch_;  // split_to_lines' buffer (small L1 lines)
   size_t pipe_next_ = 0;
   uint32_t pipe_inst_ = 0;
   SlotTable<InstRecord> insts_;

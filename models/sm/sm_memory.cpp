@@ -48,6 +48,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
                              to_string(inst.kind) +
                              " instructions are not modelled by the SM front end (loads and stores only)");
   Coalescer::coalesce(inst, pipe_lines_);
+  if (p_.line_bytes < kLineBytes) split_to_lines(inst, p_.line_bytes, pipe_lines_, split_scratch_);
   pipe_next_ = 0;
   const uint32_t n = uint32_t(pipe_lines_.size());
   uint64_t sectors = 0;
@@ -153,7 +154,7 @@ void SmCore::send_head(uint64_t cycle) {
   WarpSlot& w = warps_[rec.warp_slot];
   Payload& t = env_.pool->allocate();
   const uint32_t ls = lines_.alloc();
-  lines_[ls] = LineSlot{&t, pipe_inst_, l.lanes};
+  lines_[ls] = LineSlot{&t, pipe_inst_, l.lanes, l.span_lo, l.span_hi};
   t.set_address(l.line_addr);
   std::memset(t.get_data_ptr(), 0, kLineBytes);
   if (rec.kind == MemKind::Load) {
@@ -220,8 +221,10 @@ bool SmCore::on_response(Payload& t) {
     const uint64_t line_addr = r.line_addr;
     for (uint32_t m = line.lanes; m; m &= m - 1) {
       const uint64_t a = rec.inst.addr[unsigned(__builtin_ctz(m))];
-      const uint64_t lo = a > line_addr ? a - line_addr : 0;  // a lane from the previous line starts at 0
-      const uint64_t hi = std::min<uint64_t>(a + rec.inst.width - line_addr, kLineBytes);
+      // A lane from the previous line starts at 0; a request for a small L1 line carries only its span.
+      const uint64_t lo = std::max<uint64_t>(a > line_addr ? a - line_addr : 0, line.span_lo);
+      const uint64_t hi = std::min<uint64_t>(a + rec.inst.width - line_addr, line.span_hi);
+      if (hi <= lo) continue;
       observer_->on_load(w.uid, rec.order, line_addr + lo, t.get_data_ptr() + lo, unsigned(hi - lo));
     }
   }

@@ -21,6 +21,9 @@ struct SmParams {
   SchedulerKind scheduler = SchedulerKind::Gto;
   uint32_t max_outstanding_per_warp = 8;  // line requests in flight per warp
   uint32_t max_outstanding_per_sm = 64;   // line requests in flight per SM
+  // The L1's line size, which the coalescer's requests are split to (32 or 64 B: one request per small
+  // line). Not a key of `sm:`: the system builder copies l1.line_bytes.
+  uint32_t line_bytes = 128;
 
   // Reads the `sm:` map (every key optional).
   static SmParams from(const ConfigNode& n);

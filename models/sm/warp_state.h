@@ -48,8 +48,9 @@ struct InstRecord {
 // A line request in flight; its index travels in the low 16 bits of MemReq::id.
 struct LineSlot {
   Payload* payload = nullptr;
-  uint32_t inst = 0;   // InstRecord index
-  uint32_t lanes = 0;  // lanes this line serves
+  uint32_t inst = 0;                   // InstRecord index
+  uint32_t lanes = 0;                  // lanes this line serves
+  uint8_t span_lo = 0, span_hi = 128;  // the bytes of the 128 B line it carries (a small L1 line: part)
 };
 
 // Table of at most `capacity` T with a free list of indices. Entries are created on first use: a table

@@ -92,9 +92,11 @@ void GpuSystem::build() {
   }
 
   const unsigned n_sm = cfg_.sm.count, n_slices = cfg_.llc.slices, n_ch = cfg_.dram.channels;
+  SmParams smp = cfg_.sm;
+  smp.line_bytes = cfg_.l1.line_bytes;  // the coalescer works at the L1's line size
   for (unsigned i = 0; i < n_sm; ++i) {
     sms_.push_back(
-        std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), cfg_.sm, i, env_, observer_of_sm[i]));
+        std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), smp, i, env_, observer_of_sm[i]));
     l1s_.push_back(make_l1(cfg_.l1, ("l1_" + std::to_string(i)).c_str(), i, env_));
     sms_[i]->isock.bind(l1s_[i]->tsock);
   }

@@ -58,8 +58,9 @@ TEST(L1Params, ErrorsNameTheKey) {
             "t.yaml:2: l1.size_bytes: gives 48 sets (size / (ways x line_bytes)); must be a power of two");
   EXPECT_NE(error_of("l1:\n  size_bytes: 1000\n").find("t.yaml:2: l1.size_bytes: 1000 is not a multiple"),
             std::string::npos);
-  EXPECT_EQ(error_of("l1:\n  line_bytes: 64\n"),
-            "t.yaml:2: l1.line_bytes: the baseline L1 needs 128 B lines (one GPU request = one line)");
+  EXPECT_EQ(
+      error_of("l1:\n  line_bytes: 64\n"),
+      "t.yaml:2: l1.set_index: fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has 64 sets of 64 B");
   EXPECT_NE(error_of("l1:\n  design: magic\n").find("t.yaml:2: l1.design: 'magic' is not one of: baseline"),
             std::string::npos);
   EXPECT_NE(error_of("l1:\n  replacement: plru\n").find("l1.replacement: 'plru' is not one of"),
@@ -122,6 +123,8 @@ TEST(L1Params, DesignSectionsAreReadAndChecked) {
   EXPECT_EQ(error_of("l1:\n  tsc_plus:\n    sampler_sets: 3\n"),
             "t.yaml:3: l1.tsc_plus.sampler_sets: must be even (half fine, half coarse)");
   EXPECT_EQ(error_of("l1:\n  dsc:\n    tag_per_frame: 2\n"), "t.yaml:3: l1.dsc.tag_per_frame: unknown key");
-  EXPECT_EQ(error_of("l1:\n  design: sector\n  line_bytes: 64\n"),
-            "t.yaml:3: l1.line_bytes: the sector L1 needs 128 B lines (one GPU request = one line)");
+  EXPECT_EQ(
+      error_of("l1:\n  design: sector\n  line_bytes: 64\n"),
+      "t.yaml:3: l1.line_bytes: the sector L1 needs 128 B lines (32 and 64 B lines: baseline, stall_bypass, "
+      "bypass_all)");
 }

@@ -3,6 +3,9 @@
 // every block answers every request, and the design's own counters add up. One process per design.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "models/common/config.h"
 #include "models/l1/l1_cache.h"
 #include "tb/checker/golden_memory.h"
@@ -11,11 +14,9 @@
 
 namespace {
 
-class L1Design : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(L1Design, MixedLoadStoreKernelsHaveZeroMismatchesAndEveryRequestAnswered) {
+void run_mix(const std::vector<std::string>& overrides) {
   auto doc = gms::ConfigNode::load_file(std::string(GMS_SOURCE_DIR) + "/configs/fermi.yaml");
-  doc.apply_override("l1.design=" + GetParam());
+  for (const auto& o : overrides) doc.apply_override(o);
   auto cfg = gms::SystemConfig::from(doc);
   auto wl = gms::load_workload_file(std::string(GMS_SOURCE_DIR) + "/configs/workloads/mix.yaml");
   gms::RunOptions ro;
@@ -48,6 +49,21 @@ TEST_P(L1Design, MixedLoadStoreKernelsHaveZeroMismatchesAndEveryRequestAnswered)
   // The L1s see each load instruction once, however many requests it became (MemReq::inst).
   EXPECT_EQ(l1_load_insts, sm_load_insts);
 }
+
+class L1Design : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(L1Design, MixedLoadStoreKernelsHaveZeroMismatchesAndEveryRequestAnswered) {
+  run_mix({"l1.design=" + GetParam()});
+}
+
+// Small lines: the SM coalesces to 32 or 64 B (one request per small line), the baseline stores them.
+class L1SmallLines : public ::testing::TestWithParam<unsigned> {};
+
+TEST_P(L1SmallLines, MixedLoadStoreKernelsHaveZeroMismatchesAndEveryRequestAnswered) {
+  run_mix({"l1.line_bytes=" + std::to_string(GetParam()), "l1.set_index=linear"});
+}
+
+INSTANTIATE_TEST_SUITE_P(Bytes, L1SmallLines, ::testing::Values(32u, 64u));
 
 INSTANTIATE_TEST_SUITE_P(Every, L1Design, ::testing::ValuesIn(gms::l1_design_names()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });

@@ -103,4 +103,20 @@ TEST(L1Direction, TscPlusPicksCoarseModeOnFullLineStreaming) {
               plus["to_l2_packets"]);
 }
 
+// Paper 000 sec. 2.2, figures 4 and 5: smaller lines store more of a poorly local stream (kmeans misses
+// less with 32 B lines) but coalescing to the line size multiplies the requests of a coalesced stream.
+TEST(L1Direction, SmallLinesMissLessOnKmeansButSendMoreRequestsOnCoalescedStreams) {
+  auto with = [](const std::string& workload, unsigned line_bytes, std::vector<std::string> o) {
+    o.push_back("l1.line_bytes=" + std::to_string(line_bytes));
+    o.push_back("l1.set_index=linear");
+    return run(workload, o);
+  };
+  Totals k128 = with(kKmeans, 128, kContention), k32 = with(kKmeans, 32, kContention);
+  EXPECT_LT(inst_miss_rate(k32), inst_miss_rate(k128));
+  Totals s128 = with("configs/workloads/mix.yaml", 128, {}), s32 = with("configs/workloads/mix.yaml", 32, {});
+  EXPECT_GT(s32["to_l2_packets"], 1.3 * s128["to_l2_packets"]);
+  std::printf("kmeans inst miss rate 128 B %.3f 32 B %.3f; mix requests to L2 128 B %.0f 32 B %.0f\n",
+              inst_miss_rate(k128), inst_miss_rate(k32), s128["to_l2_packets"], s32["to_l2_packets"]);
+}
+
 }  // namespace
