@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "l1_test_harness.h"
+#include "models/common/config.h"
 #include "models/common/rng.h"
+#include "tests/config_error_of.h"
 
 namespace gms::test {
 
@@ -66,6 +68,10 @@ inline std::vector<SmOp> random_ops(uint64_t seed, int n) {
     ops.push_back(o);
   }
   return ops;
+}
+// The ConfigError message L1Params::from gives for a document (file name t.yaml), or "".
+inline std::string l1_params_error(const std::string& yaml) {
+  return config_error_of([&] { L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1")); });
 }
 // Small MSHR, merge limit and miss queue so the random stream hits every reservation-fail cause.
 inline L1Params tight(L1Params p) {

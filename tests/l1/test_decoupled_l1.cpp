@@ -4,7 +4,6 @@
 // bypasses; the second raises RC to 2 and allocates a data line (a miss); the third hits.
 #include <gtest/gtest.h>
 
-#include "../config_error_of.h"
 #include "l1_test_ops.h"
 #include "models/l1/decoupled_l1.h"
 
@@ -207,11 +206,7 @@ TEST(L1Decoupled, ATagStoreNotLargerThanTheDataStoreIsAConfigError) {
       "lines are wasted");
 }
 
-namespace {
-std::string l1_error(const std::string& yaml) {
-  return config_error_of([&] { L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1")); });
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST(L1Decoupled, ParamsDefaultsFollowTable3AndEveryKeyIsRead) {
   L1Params d = L1Params::from(ConfigNode::load_string("l1: {}\n", "t.yaml").child("l1"));
@@ -239,17 +234,20 @@ TEST(L1Decoupled, ParamsDefaultsFollowTable3AndEveryKeyIsRead) {
 
 TEST(L1Decoupled, ParamErrorsNameTheKey) {
   EXPECT_EQ(
-      l1_error("l1:\n  design: decoupled\n  size_bytes: 32768\n  ways: 8\n"),
+      l1_params_error("l1:\n  design: decoupled\n  size_bytes: 32768\n  ways: 8\n"),
       "l1.decoupled.tag_ways: 8 tag entries per set must exceed the data store's l1.ways (8), else data "
       "lines are wasted");
-  EXPECT_EQ(l1_error("l1:\n  design: baseline\n  size_bytes: 32768\n  ways: 8\n"), "");  // only for decoupled
-  EXPECT_EQ(l1_error("l1:\n  decoupled:\n    tag_wayz: 8\n"), "t.yaml:3: l1.decoupled.tag_wayz: unknown key");
-  EXPECT_EQ(l1_error("l1:\n  decoupled:\n    rc_bits: 2\n    threshold: 4\n"),
+  EXPECT_EQ(l1_params_error("l1:\n  design: baseline\n  size_bytes: 32768\n  ways: 8\n"),
+            "");  // only for decoupled
+  EXPECT_EQ(l1_params_error("l1:\n  decoupled:\n    tag_wayz: 8\n"),
+            "t.yaml:3: l1.decoupled.tag_wayz: unknown key");
+  EXPECT_EQ(l1_params_error("l1:\n  decoupled:\n    rc_bits: 2\n    threshold: 4\n"),
             "t.yaml:4: l1.decoupled.threshold: 4 cannot be reached by a 2-bit reference count (max 3)");
-  EXPECT_NE(l1_error("l1:\n  decoupled:\n    duel_threshold: 1.5\n").find("l1.decoupled.duel_threshold"),
+  EXPECT_NE(
+      l1_params_error("l1:\n  decoupled:\n    duel_threshold: 1.5\n").find("l1.decoupled.duel_threshold"),
+      std::string::npos);
+  EXPECT_NE(l1_params_error("l1:\n  decoupled:\n    duel_interval: 0\n").find("l1.decoupled.duel_interval"),
             std::string::npos);
-  EXPECT_NE(l1_error("l1:\n  decoupled:\n    duel_interval: 0\n").find("l1.decoupled.duel_interval"),
-            std::string::npos);
-  EXPECT_NE(l1_error("l1:\n  design: decoupled\n  line_bytes: 64\n").find("l1.line_bytes"),
+  EXPECT_NE(l1_params_error("l1:\n  design: decoupled\n  line_bytes: 64\n").find("l1.line_bytes"),
             std::string::npos);
 }

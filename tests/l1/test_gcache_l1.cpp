@@ -40,14 +40,6 @@ std::vector<bool> hit_pattern(Bench& b) {
   for (const SmResult& r : b.sm->results) v.push_back(r.resp_cycle == r.issue_cycle + 1);
   return v;
 }
-std::string error_of(const std::string& yaml) {
-  try {
-    L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1"));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
 }  // namespace
 
 TEST(L1GCache, Figure7StreamBypassesTheStreamingLinesAndKeepsTheHotOnes) {
@@ -206,16 +198,20 @@ TEST(L1GCache, ParamsDefaultsAndKeys) {
 }
 
 TEST(L1GCache, ParamsErrorsNameTheKey) {
-  EXPECT_NE(error_of("l1:\n  gcache:\n    hot_treshold: 3\n").find("l1.gcache.hot_treshold"),
+  EXPECT_NE(l1_params_error("l1:\n  gcache:\n    hot_treshold: 3\n").find("l1.gcache.hot_treshold"),
             std::string::npos);
-  EXPECT_NE(error_of("l1:\n  gcache:\n    rrpv_bits: 9\n").find("l1.gcache.rrpv_bits"), std::string::npos);
+  EXPECT_NE(l1_params_error("l1:\n  gcache:\n    rrpv_bits: 9\n").find("l1.gcache.rrpv_bits"),
+            std::string::npos);
+  EXPECT_NE(l1_params_error("l1:\n  gcache:\n    rrpv_bits: 2\n    hot_threshold: 5\n")
+                .find("l1.gcache.hot_threshold"),
+            std::string::npos);
   EXPECT_NE(
-      error_of("l1:\n  gcache:\n    rrpv_bits: 2\n    hot_threshold: 5\n").find("l1.gcache.hot_threshold"),
+      l1_params_error("l1:\n  gcache:\n    victim_hot_threshold: 5\n").find("l1.gcache.victim_hot_threshold"),
       std::string::npos);
-  EXPECT_NE(error_of("l1:\n  gcache:\n    victim_hot_threshold: 5\n").find("l1.gcache.victim_hot_threshold"),
-            std::string::npos);
-  EXPECT_NE(error_of("l1:\n  gcache:\n    sms_per_victim_bit: 0\n").find("l1.gcache.sms_per_victim_bit"),
-            std::string::npos);
-  EXPECT_NE(error_of("l1:\n  design: gcache\n  line_bytes: 64\n  set_index: linear\n").find("l1.line_bytes"),
-            std::string::npos);
+  EXPECT_NE(
+      l1_params_error("l1:\n  gcache:\n    sms_per_victim_bit: 0\n").find("l1.gcache.sms_per_victim_bit"),
+      std::string::npos);
+  EXPECT_NE(
+      l1_params_error("l1:\n  design: gcache\n  line_bytes: 64\n  set_index: linear\n").find("l1.line_bytes"),
+      std::string::npos);
 }

@@ -3,19 +3,10 @@
 
 #include "models/common/config.h"
 #include "models/l1/l1_cache.h"
+#include "tests/l1/l1_test_ops.h"
 
 using namespace gms;
-
-namespace {
-std::string error_of(const std::string& yaml) {
-  try {
-    L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1"));
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using gms::test::l1_params_error;
 
 TEST(L1Params, DefaultsAreTheFermiBaseline) {
   L1Params p = L1Params::from(ConfigNode::load_string("l1: {}\n", "t.yaml").child("l1"));
@@ -54,23 +45,26 @@ TEST(L1Params, ReadsEveryKey) {
 }
 
 TEST(L1Params, ErrorsNameTheKey) {
-  EXPECT_EQ(error_of("l1:\n  size_bytes: 24576\n"),
+  EXPECT_EQ(l1_params_error("l1:\n  size_bytes: 24576\n"),
             "t.yaml:2: l1.size_bytes: gives 48 sets (size / (ways x line_bytes)); must be a power of two");
-  EXPECT_NE(error_of("l1:\n  size_bytes: 1000\n").find("t.yaml:2: l1.size_bytes: 1000 is not a multiple"),
-            std::string::npos);
+  EXPECT_NE(
+      l1_params_error("l1:\n  size_bytes: 1000\n").find("t.yaml:2: l1.size_bytes: 1000 is not a multiple"),
+      std::string::npos);
   EXPECT_EQ(
-      error_of("l1:\n  line_bytes: 64\n"),
+      l1_params_error("l1:\n  line_bytes: 64\n"),
       "t.yaml:2: l1.set_index: fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has 64 sets of 64 B");
-  EXPECT_NE(error_of("l1:\n  design: magic\n").find("t.yaml:2: l1.design: 'magic' is not one of: baseline"),
-            std::string::npos);
-  EXPECT_NE(error_of("l1:\n  replacement: plru\n").find("l1.replacement: 'plru' is not one of"),
+  EXPECT_NE(
+      l1_params_error("l1:\n  design: magic\n").find("t.yaml:2: l1.design: 'magic' is not one of: baseline"),
+      std::string::npos);
+  EXPECT_NE(l1_params_error("l1:\n  replacement: plru\n").find("l1.replacement: 'plru' is not one of"),
             std::string::npos);
   EXPECT_EQ(
-      error_of("l1:\n  size_bytes: 8192\n"),
+      l1_params_error("l1:\n  size_bytes: 8192\n"),
       "t.yaml:2: l1.set_index: fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has 16 sets of 128 B");
-  EXPECT_EQ(error_of("l1:\n  waysz: 4\n"), "t.yaml:2: l1.waysz: unknown key");
-  EXPECT_EQ(error_of("l1:\n  hit_latency: 0\n"), "t.yaml:2: l1.hit_latency: value 0 out of range [1, 1000]");
-  EXPECT_EQ(error_of("l1:\n  size_bytes: 8192\n  set_index: linear\n"), "");
+  EXPECT_EQ(l1_params_error("l1:\n  waysz: 4\n"), "t.yaml:2: l1.waysz: unknown key");
+  EXPECT_EQ(l1_params_error("l1:\n  hit_latency: 0\n"),
+            "t.yaml:2: l1.hit_latency: value 0 out of range [1, 1000]");
+  EXPECT_EQ(l1_params_error("l1:\n  size_bytes: 8192\n  set_index: linear\n"), "");
 }
 
 TEST(L1Params, PdpDistanceAndWhichDesignsMayUsePdp) {
@@ -79,14 +73,14 @@ TEST(L1Params, PdpDistanceAndWhichDesignsMayUsePdp) {
       ConfigNode::load_string("l1:\n  replacement: pdp\n  pdp:\n    distance: 5\n", "t.yaml").child("l1"));
   EXPECT_EQ(p.replacement, "pdp");
   EXPECT_EQ(p.pdp.distance, 5u);
-  EXPECT_EQ(error_of("l1:\n  pdp:\n    distanse: 5\n"), "t.yaml:3: l1.pdp.distanse: unknown key");
-  EXPECT_EQ(error_of("l1:\n  pdp:\n    distance: 0\n"),
+  EXPECT_EQ(l1_params_error("l1:\n  pdp:\n    distanse: 5\n"), "t.yaml:3: l1.pdp.distanse: unknown key");
+  EXPECT_EQ(l1_params_error("l1:\n  pdp:\n    distance: 0\n"),
             "t.yaml:3: l1.pdp.distance: value 0 out of range [1, 65535]");
   EXPECT_EQ(
-      error_of("l1:\n  design: sector\n  replacement: pdp\n"),
+      l1_params_error("l1:\n  design: sector\n  replacement: pdp\n"),
       "t.yaml:3: l1.replacement: pdp needs a design that can bypass (baseline, stall_bypass), not 'sector'");
-  EXPECT_EQ(error_of("l1:\n  design: stall_bypass\n  replacement: pdp\n"), "");
-  EXPECT_EQ(error_of("l1:\n  design: bypass_all\n  replacement: pdp\n"), "");
+  EXPECT_EQ(l1_params_error("l1:\n  design: stall_bypass\n  replacement: pdp\n"), "");
+  EXPECT_EQ(l1_params_error("l1:\n  design: bypass_all\n  replacement: pdp\n"), "");
 }
 
 TEST(L1Params, UnknownDesignInMakeL1) {
@@ -118,13 +112,14 @@ TEST(L1Params, DesignSectionsAreReadAndChecked) {
   EXPECT_EQ(p.tsc_plus.aging_threshold, 512u);
   EXPECT_EQ(p.tsc_plus.leader_sm, 3u);
   EXPECT_EQ(p.dsc.tags_per_frame, 4u);
-  EXPECT_EQ(error_of("l1:\n  tsc:\n    chunk_bytes: 12\n"),
+  EXPECT_EQ(l1_params_error("l1:\n  tsc:\n    chunk_bytes: 12\n"),
             "t.yaml:3: l1.tsc.chunk_bytes: value 12 must be a power of two");
-  EXPECT_EQ(error_of("l1:\n  tsc_plus:\n    sampler_sets: 3\n"),
+  EXPECT_EQ(l1_params_error("l1:\n  tsc_plus:\n    sampler_sets: 3\n"),
             "t.yaml:3: l1.tsc_plus.sampler_sets: must be even (half fine, half coarse)");
-  EXPECT_EQ(error_of("l1:\n  dsc:\n    tag_per_frame: 2\n"), "t.yaml:3: l1.dsc.tag_per_frame: unknown key");
+  EXPECT_EQ(l1_params_error("l1:\n  dsc:\n    tag_per_frame: 2\n"),
+            "t.yaml:3: l1.dsc.tag_per_frame: unknown key");
   EXPECT_EQ(
-      error_of("l1:\n  design: sector\n  line_bytes: 64\n"),
+      l1_params_error("l1:\n  design: sector\n  line_bytes: 64\n"),
       "t.yaml:3: l1.line_bytes: the sector L1 needs 128 B lines (32 and 64 B lines: baseline, stall_bypass, "
       "bypass_all)");
 }
