@@ -14,8 +14,24 @@ TagSplitCache::TagSplitCache(sc_core::sc_module_name name, const L1Params& p, un
                                     "misses that fetched in coarse storage mode (whole line)", "requests")) {
   if (p.line_bytes != kLineBytes)
     throw ConfigError("l1.line_bytes: the tag-split cache accesses 128 B lines");
-  if (plus)
+  if (plus) {
     duel_ = std::make_unique<TscModeDuel>(p.tsc_plus, p.sets(), sm_id == p.tsc_plus.leader_sm, env.decisions);
+    const TscModeDuel* d = duel_.get();
+    stats_.formula("tsc_mode", "storage mode of the follower sets at the end (0 fine, 1 coarse)", "mode",
+                   [d] { return double(d->follower_mode()); });
+    if (d->leader()) {  // the duel's own counters live in the leader SM
+      stats_.formula("mode_changes", "times the sampler sets changed the follower mode", "changes",
+                     [d] { return double(d->mode_changes()); });
+      stats_.formula("duel_fine_misses", "fine sampler misses (aged counter, paper 000 fig. 8)", "misses",
+                     [d] { return double(d->misses(TscModeDuel::Fine)); });
+      stats_.formula("duel_fine_traffic", "fine sampler traffic (aged counter)", "packets",
+                     [d] { return double(d->traffic(TscModeDuel::Fine)); });
+      stats_.formula("duel_coarse_misses", "coarse sampler misses (aged counter)", "misses",
+                     [d] { return double(d->misses(TscModeDuel::Coarse)); });
+      stats_.formula("duel_coarse_traffic", "coarse sampler traffic (aged counter)", "packets",
+                     [d] { return double(d->traffic(TscModeDuel::Coarse)); });
+    }
+  }
   if (auto* tf = env.trace_file(basename())) probe_mode_.attach(tf, basename(), "tsc_mode");
 }
 

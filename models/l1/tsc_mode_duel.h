@@ -29,6 +29,8 @@ class TscModeDuel {
   uint32_t misses(Mode m) const { return misses_[m]; }
   uint32_t traffic(Mode m) const { return traffic_[m]; }
   uint64_t agings() const { return agings_; }
+  uint64_t mode_changes() const { return decision_->changes(); }
+  bool leader() const { return leader_; }
 
  private:
   TscPlusParams p_;
