@@ -60,6 +60,11 @@ class Probe {
   void set(const T& v) {
     if (vcd_) vcd_->set(id_, uint64_t(v), sc_core::sc_time_stamp().value());
   }
+  // A bool probe marking an event: 1 now, back to 0 after `width`.
+  void pulse(const sc_core::sc_time& width) {
+    static_assert(std::is_same_v<T, bool>, "only a bool probe pulses");
+    if (vcd_) vcd_->pulse(id_, sc_core::sc_time_stamp().value(), width.value());
+  }
 
  private:
   VcdWriter* vcd_ = nullptr;

@@ -87,6 +87,29 @@ void VcdWriter::advance(uint64_t time) {
   if (time < now_)
     throw std::logic_error("VCD " + path() + ": time went back from " + std::to_string(now_) + " to " +
                            std::to_string(time));
+  while (!resets_.empty() && resets_.top().time <= time) {
+    const Reset r = resets_.top();
+    resets_.pop();
+    Var& v = vars_[r.id];
+    if (r.time != v.pulse_until) continue;  // pulsed again since: a later reset ends it
+    if (r.time > now_) {
+      write_instant();
+      now_ = r.time;
+    }
+    v.value = 0;
+    if (!v.dirty) {
+      v.dirty = true;
+      dirty_.push_back(r.id);
+    }
+  }
+  if (time > now_) {  // else the resets fell in the instant `time` itself, which stays open for sets
+    write_instant();
+    now_ = time;
+  }
+  if (buf_.size() >= kFlushBytes) flush_buffer();
+}
+
+void VcdWriter::write_instant() {
   if (!header_written_) {
     write_header();
     buf_ += "#" + std::to_string(now_) + "\n$dumpvars\n";
@@ -115,8 +138,6 @@ void VcdWriter::advance(uint64_t time) {
     }
     dirty_.clear();
   }
-  now_ = time;
-  if (buf_.size() >= kFlushBytes) flush_buffer();
 }
 
 void VcdWriter::flush_buffer() {
@@ -131,7 +152,8 @@ void VcdWriter::close(uint64_t end_time) {
     now_ = 0;
   }
   const uint64_t end = std::max(end_time, now_);
-  advance(end);  // writes the pending instant (after the header and $dumpvars if it is the first)
+  advance(end);     // ends the pulses due by then and writes the instants before `end`
+  write_instant();  // and the pending one (after the header and $dumpvars if it is the first)
   if (end > last_stamp_) buf_ += "#" + std::to_string(end) + "\n";
   closed_ = true;
   flush_buffer();

@@ -5,6 +5,8 @@
 // Every write goes through OutputFile: a failed write fails close() naming the file.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,14 @@ class VcdWriter {
       dirty_.push_back(id);
     }
   }
+  // A one-bit event marker: `id` is 1 at `time` and falls back to 0 at `time + width`, unless pulsed
+  // again by then (then it stays 1 until the last pulse's end).
+  void pulse(uint32_t id, uint64_t time, uint64_t width) {
+    if (closed_) return;
+    set(id, 1, time);
+    vars_[id].pulse_until = time + width;
+    resets_.push({time + width, id});
+  }
   // Writes what is pending, "#end_time" if later than the last instant written, and closes the file;
   // OutputError if any write failed. Later set() calls are ignored; a second close() does nothing.
   void close(uint64_t end_time);
@@ -43,9 +53,17 @@ class VcdWriter {
     std::string scope, name, code;
     unsigned width = 0;
     uint64_t value = 0, written = 0;
+    uint64_t pulse_until = 0;  // the end of the latest pulse
     bool dirty = false;
   };
-  void advance(uint64_t time);  // writes the changes of the instant now_ (the header first), now_ = time
+  struct Reset {
+    uint64_t time;
+    uint32_t id;
+    bool operator>(const Reset& o) const { return time > o.time || (time == o.time && id > o.id); }
+  };
+  // Ends the pulses due by `time` and writes the instants up to it; now_ = time.
+  void advance(uint64_t time);
+  void write_instant();  // writes the changes of the instant now_ (the header and $dumpvars first)
   void write_header();
   void write_value(const Var& v);
   void flush_buffer();
@@ -53,7 +71,8 @@ class VcdWriter {
   OutputFile out_;
   std::string timescale_;
   std::vector<Var> vars_;
-  std::vector<uint32_t> dirty_;  // ids set in the instant now_
+  std::vector<uint32_t> dirty_;                                                 // ids set in the instant now_
+  std::priority_queue<Reset, std::vector<Reset>, std::greater<Reset>> resets_;  // pulse ends, earliest first
   uint64_t now_ = 0, last_stamp_ = 0;
   bool started_ = false;  // the first set() fixed the initial instant
   bool header_written_ = false;

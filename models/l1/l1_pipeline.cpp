@@ -28,6 +28,9 @@ L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned
     probe_misses_.attach(tf, basename(), "misses");
     probe_partial_hits_.attach(tf, basename(), "partial_hits");
     probe_bypasses_.attach(tf, basename(), "bypasses");
+    pulse_hit_.attach(tf, basename(), "hit");
+    pulse_miss_.attach(tf, basename(), "miss");
+    pulse_bypass_.attach(tf, basename(), "bypass");
   }
 }
 

@@ -135,6 +135,8 @@ class L1Pipeline : public L1Cache {
  protected:
   Probe<uint32_t> probe_mshr_;
   Probe<uint64_t> probe_hits_, probe_misses_, probe_partial_hits_, probe_bypasses_;
+  // One-cycle pulses per served load: hit (or hit-pending), miss (or partial hit), bypass.
+  Probe<bool> pulse_hit_, pulse_miss_, pulse_bypass_;
 };
 
 }  // namespace gms

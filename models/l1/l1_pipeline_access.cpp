@@ -48,7 +48,15 @@ bool L1Pipeline::try_access(Payload& t, uint64_t c) {
 // lines reach the L1 one after another, so a change of MemReq::inst starts the next instruction).
 bool L1Pipeline::try_load(Payload& t, uint64_t line, uint64_t c) {
   const uint64_t missed_before = st_.misses.value + st_.partial_hits.value + st_.bypasses.value;
+  const uint64_t bypassed_before = st_.bypasses.value;
   if (!access_load(t, line, c)) return false;
+  if (pulse_hit_.on()) {  // the outcome of this load, as a one-cycle pulse in the VCD
+    const uint64_t missed = st_.misses.value + st_.partial_hits.value + st_.bypasses.value;
+    Probe<bool>& p = st_.bypasses.value != bypassed_before ? pulse_bypass_
+                     : missed != missed_before             ? pulse_miss_
+                                                           : pulse_hit_;
+    p.pulse(clk_.cycles(1));
+  }
   const MemReq& r = req_of(t);
   if (r.inst != last_inst_ || r.inst == 0) {
     last_inst_ = r.inst;

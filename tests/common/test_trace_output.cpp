@@ -125,6 +125,28 @@ TEST(VcdWriter, CloseWritesTheValuesOfTheLastInstant) {
   EXPECT_EQ(body(slurp(path)), "#5\n$dumpvars\nb10 aaaaa\n$end\n#30\nb1 aaaaa\n#50\nb0 aaaaa\n");
 }
 
+// Event pulses (the L1's hit/miss/bypass): 1 at the event, 0 one width later; a pulse again before the end
+// keeps the signal high until the later pulse's end; a reset in the instant of new changes is written with
+// them, once.
+TEST(VcdWriter, PulsesFallBackAfterTheirWidthAndOverlappingPulsesMerge) {
+  const std::string path = tmp("pulses.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  const uint32_t n = w.declare("l1", "occupancy", 32);
+  const uint32_t hit = w.declare("l1", "hit", 1);
+  w.set(n, 0, 0);
+  w.pulse(hit, 10, 5);  // 1 at 10, 0 at 15
+  w.set(n, 1, 20);
+  w.pulse(hit, 30, 5);
+  w.pulse(hit, 33, 5);  // still high: the first pulse's end at 35 is superseded, 0 at 38
+  w.set(n, 2, 40);
+  w.pulse(hit, 50, 5);
+  w.set(n, 3, 55);  // the reset falls in this instant
+  w.close(60);
+  EXPECT_EQ(body(slurp(path)),
+            "#0\n$dumpvars\nb0 aaaaa\n0aaaab\n$end\n#10\n1aaaab\n#15\n0aaaab\n#20\nb1 aaaaa\n#30\n1aaaab\n"
+            "#38\n0aaaab\n#40\nb10 aaaaa\n#50\n1aaaab\n#55\nb11 aaaaa\n0aaaab\n#60\n");
+}
+
 TEST(VcdWriter, FullDiskFailsAtCloseNamingTheFile) {
   gms::VcdWriter w("/dev/full", "1 ps");
   const uint32_t n = w.declare("dram0", "queue", 32);

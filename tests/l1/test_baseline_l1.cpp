@@ -340,6 +340,10 @@ TEST(L1Baseline, VcdProbesTraceOccupancyHitsAndMisses) {
   EXPECT_EQ(vcd.find("module sm"), std::string::npos);                      // only selected blocks
   EXPECT_NE(vcd.find("#1000\nb10 aaaaa\nb10 aaaac\n"), std::string::npos);  // two misses in flight
   EXPECT_NE(vcd.find("#14000\nb1 aaaab\n"), std::string::npos);             // the hit in cycle 14
+  EXPECT_NE(vcd.find("$var wire    1  aaaaf  hit       $end\n$var wire    1  aaaag  miss       $end\n"),
+            std::string::npos);
+  EXPECT_NE(vcd.find("#14000\nb1 aaaab\n1aaaaf\n#15000\n0aaaaf\n"),
+            std::string::npos);  // one-cycle hit pulse
   EXPECT_EQ(b.stat("hits"), 1u);
 }
 
