@@ -43,10 +43,12 @@ L1Params L1Params::from(const ConfigNode& n) {
   if (p.size_bytes % set_bytes != 0)
     n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +
                              std::to_string(set_bytes) + ")");
+  // Any whole number of sets: carve-outs such as 28 KiB or 224 KiB give non-power-of-two counts, which the
+  // linear index takes modulo the set count.
   uint32_t sets = p.sets();
-  if (sets == 0 || (sets & (sets - 1)) != 0)
+  if (sets == 0)
     n.fail("size_bytes",
-           "gives " + std::to_string(sets) + " sets (size / (ways x line_bytes)); must be a power of two");
+           std::to_string(p.size_bytes) + " holds no set of " + std::to_string(p.ways) + " ways");
   if (p.set_index == SetIndexFn::FermiHash && ((sets != 32 && sets != 64) || p.line_bytes != 128))
     n.fail("set_index", "fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has " + std::to_string(sets) +
                             " sets of " + std::to_string(p.line_bytes) + " B");

@@ -17,14 +17,14 @@ TagSplitStore::TagSplitStore(uint32_t sets, uint32_t groups, uint32_t chunk_byte
       per_group_(kLineBytes / chunk_bytes),
       per_set_(groups * (kLineBytes / chunk_bytes)),
       tag_shift_(7 + unsigned(__builtin_ctz(sets))),
+      pow2_((sets & (sets - 1)) == 0),
       private_bits_(private_tag_bits),
       indexer_(indexer),
       rng_(rng),
       chunks_(size_t(sets) * per_set_),
       groups_v_(size_t(sets) * groups),
       data_(size_t(sets) * per_set_ * chunk_bytes, 0) {
-  if (sets == 0 || (sets & (sets - 1)))
-    throw std::invalid_argument("tag-split store: sets must be a power of two");
+  if (sets == 0) throw std::invalid_argument("tag-split store: at least one set");
   if (chunk_bytes < 8 || chunk_bytes > 64 || (chunk_bytes & (chunk_bytes - 1)))
     throw std::invalid_argument("tag-split store: chunk_bytes must be 8, 16, 32 or 64");
   if (groups == 0) throw std::invalid_argument("tag-split store: at least one chunk group");
@@ -33,7 +33,8 @@ TagSplitStore::TagSplitStore(uint32_t sets, uint32_t groups, uint32_t chunk_byte
 // The tag is the line address above the set-index bits (with the Fermi hash too: the hashed index bits
 // are recoverable from the tag and the set, so the tag alone still names the line within its set).
 TagSplitStore::Key TagSplitStore::key_of(uint64_t line) const {
-  const uint64_t tag = tag_shift_ >= 64 ? 0 : line >> tag_shift_;
+  // A non-power-of-two set count (linear index, the line number modulo the sets): the tag is the quotient.
+  const uint64_t tag = pow2_ ? line >> tag_shift_ : (line / kLineBytes) / sets_;
   const uint64_t pmask = private_bits_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << private_bits_) - 1;
   return Key{set_of(line), private_bits_ >= 64 ? 0 : tag >> private_bits_, tag & pmask};
 }

@@ -68,7 +68,9 @@ class TagSplitStore {
   void usable_free(uint32_t set, uint64_t stag, std::vector<uint32_t>& out) const;
 
   uint32_t sets_, groups_, chunk_bytes_, per_group_, per_set_;
-  unsigned tag_shift_, private_bits_;
+  unsigned tag_shift_;
+  bool pow2_;  // power-of-two set count: the tag is the address above the index bits
+  unsigned private_bits_;
   SetIndexer indexer_;
   Rng& rng_;
   std::vector<Chunk> chunks_;

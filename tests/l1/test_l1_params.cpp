@@ -45,8 +45,10 @@ TEST(L1Params, ReadsEveryKey) {
 }
 
 TEST(L1Params, ErrorsNameTheKey) {
-  EXPECT_EQ(l1_params_error("l1:\n  size_bytes: 24576\n"),
-            "t.yaml:2: l1.size_bytes: gives 48 sets (size / (ways x line_bytes)); must be a power of two");
+  EXPECT_EQ(
+      l1_params_error("l1:\n  size_bytes: 24576\n"),
+      "t.yaml:2: l1.set_index: fermi_hash needs 32 or 64 sets of 128 B lines, this L1 has 48 sets of 128 B");
+  EXPECT_EQ(l1_params_error("l1:\n  size_bytes: 28672\n  set_index: linear\n"), "");  // 56 sets: 28 KiB
   EXPECT_NE(
       l1_params_error("l1:\n  size_bytes: 1000\n").find("t.yaml:2: l1.size_bytes: 1000 is not a multiple"),
       std::string::npos);

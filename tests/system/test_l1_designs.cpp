@@ -65,6 +65,16 @@ TEST_P(L1SmallLines, MixedLoadStoreKernelsHaveZeroMismatchesAndEveryRequestAnswe
 
 INSTANTIATE_TEST_SUITE_P(Bytes, L1SmallLines, ::testing::Values(32u, 64u));
 
+// A 28 KiB L1 (the H100's smallest carve-out): 56 sets, a set count that is not a power of two.
+class L1NonPowerOfTwoSets : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(L1NonPowerOfTwoSets, MixedLoadStoreKernelsHaveZeroMismatchesAndEveryRequestAnswered) {
+  run_mix({"l1.design=" + GetParam(), "l1.size_bytes=28672", "l1.set_index=linear"});
+}
+
+INSTANTIATE_TEST_SUITE_P(Designs, L1NonPowerOfTwoSets,
+                         ::testing::Values("baseline", "sector", "tsc", "gcache"));
+
 INSTANTIATE_TEST_SUITE_P(Every, L1Design, ::testing::ValuesIn(gms::l1_design_names()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
 
