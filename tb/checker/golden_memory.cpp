@@ -54,8 +54,11 @@ GoldenMemory::GoldenMemory(std::unique_ptr<StatGroup> stats)
       bytes_checked_(
           stats_->counter("bytes_checked", "loaded bytes compared with the golden value", "bytes")),
       mismatches_(stats_->counter("mismatches", "loads with at least one wrong byte", "loads")),
-      racy_bytes_(stats_->counter(
-          "racy_bytes", "loaded bytes another warp wrote in the kernel (unordered, not checked)", "bytes")),
+      racy_bytes_(stats_->counter("racy_bytes",
+                                  "loaded bytes another warp wrote (unordered): checked against every value "
+                                  "a writer gave them",
+                                  "bytes")),
+      racy_loads_(stats_->counter("racy_loads", "loads with at least one racy byte", "loads")),
       write_conflicts_(
           stats_->counter("write_conflicts", "stored bytes a second warp wrote in the same kernel", "bytes")),
       kernels_(stats_->counter("kernels", "kernel ends committed", "kernels")) {}
@@ -115,9 +118,12 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, cons
     if (wo && read_by_a_load(*wo, a, n)) record_undo(*wo, writer, seq, a, n, p);
     for (unsigned i = 0; i < n; ++i) {
       const unsigned o = offset + i;
-      if (p.writer[o] != 0 && p.writer[o] != writer) {
-        ++write_conflicts_;
-        p.conflict.set(o);
+      if (p.writer[o] != 0) {
+        if (p.writer[o] != writer) {
+          ++write_conflicts_;
+          p.conflict.set(o);
+        }
+        overwritten_[a - offset + o].set(p.value[o]);  // another warp may still read the older value
       }
       p.writer[o] = writer;
       p.value[o] = data[done + i];
@@ -269,6 +275,7 @@ const std::array<const GoldenMemory::Undo*, GoldenMemory::kBlockBytes>& GoldenMe
 void GoldenMemory::on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
                            unsigned bytes) {
   ++loads_checked_;
+  racy_in_load_ = false;
   Mismatch m;
   for (unsigned done = 0; done < bytes;) {
     const uint64_t a = addr + done;
@@ -284,6 +291,7 @@ void GoldenMemory::on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const
       check_image(a, data + done, n, ip, m);
     done += n;
   }
+  if (racy_in_load_) ++racy_loads_;
   if (m.wrong_bytes == 0) return;
   ++mismatches_;
   if (reported_.size() < kMaxReported) {
@@ -323,7 +331,7 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
     const unsigned o = offset + i;
     if (w && w->writer[o] != 0) {
       if (w->conflict[o] || w->writer[o] != writer) {
-        ++racy_bytes_;
+        check_racy(addr + i, got[i], &w->value[o], ip, o, m);
         continue;
       }
       // The warp's last store, unless a store of the warp issued after the load overwrote the byte: then
@@ -347,7 +355,7 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
     uint8_t expected;
     if (ip) {
       if (ip->unknown[o]) {
-        ++racy_bytes_;
+        check_racy(addr + i, got[i], nullptr, ip, o, m);
         continue;
       }
       expected = ip->bytes[o];
@@ -359,6 +367,24 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
   }
 }
 
+void GoldenMemory::check_racy(uint64_t addr, uint8_t got, const uint8_t* last, const ImagePage* ip,
+                              unsigned o, Mismatch& m) {
+  ++racy_bytes_;
+  racy_in_load_ = true;
+  if (last && got == *last) return;
+  if (ip && ip->unknown[o]) {  // two warps wrote it in an earlier kernel: any of their values
+    auto u = unknown_values_.find(addr);
+    if (u != unknown_values_.end() && u->second[got]) return;
+  } else if (got == (ip ? ip->bytes[o] : initial_byte(addr))) {
+    return;  // the load ran before every store of this kernel to the byte
+  }
+  if (last) {
+    auto h = overwritten_.find(addr);
+    if (h != overwritten_.end() && h->second[got]) return;
+  }
+  note_byte(m, addr, last ? *last : ip->bytes[o], got);  // a value no writer produced
+}
+
 void GoldenMemory::on_kernel_end() {
   for (auto& [page, w] : writes_) {
     ImagePage& img = image_page(page);
@@ -366,11 +392,22 @@ void GoldenMemory::on_kernel_end() {
       if (w->writer[o] == 0) continue;
       img.bytes[o] = w->value[o];
       img.unknown[o] = w->conflict[o];
+      const uint64_t a = page * kPageBytes + o;
+      if (w->conflict[o]) {  // memory holds one of the values the warps stored; which one is unordered
+        ValueSet& vs = unknown_values_[a];
+        vs.reset();
+        vs.set(w->value[o]);
+        auto h = overwritten_.find(a);
+        if (h != overwritten_.end()) vs |= h->second;
+      } else if (!unknown_values_.empty()) {
+        unknown_values_.erase(a);  // one writer: known again
+      }
     }
     img.has_unknown = img.unknown.any();
     spare_pages_.push_back(std::move(w));
   }
   writes_.clear();
+  overwritten_.clear();
   last_ = PageView();
   // No load is in flight at a kernel end; drop the bookkeeping anyway.
   for (const auto& [uid, slot] : in_flight_) {
@@ -386,7 +423,8 @@ void GoldenMemory::on_kernel_end() {
 void GoldenMemory::print_report(std::ostream& os) const {
   os << "golden memory: " << (passed() ? "PASS" : "FAIL") << ", " << kernels() << " kernels, "
      << loads_checked() << " loads checked, " << bytes_checked() << " bytes checked, " << mismatches()
-     << " mismatches, " << racy_bytes() << " racy bytes, " << write_conflicts() << " write conflicts\n";
+     << " mismatches, " << racy_loads() << " racy loads (" << racy_bytes() << " bytes), " << write_conflicts()
+     << " write conflicts\n";
   for (const Mismatch& m : reported_) os << "  mismatch: " << to_string(m) << "\n";
   if (mismatches() > reported_.size())
     os << "  ... and " << mismatches() - reported_.size() << " more mismatching loads\n";

@@ -2,7 +2,8 @@
 // and checks every load the SM returns as of the load's issue in its warp's program order: a byte the
 // loading warp itself stored in this kernel before the load must read as the last such store's value (a
 // store of the warp issued after the load, while it was in flight, must not be seen); a byte another warp
-// stored in this kernel is racy (GPUs order memory only within a warp) and is counted, not checked; any other
+// stored in this kernel is racy (GPUs order memory only within a warp): it must hold a value some warp stored
+// there (or the kernel-start value), and such loads are counted apart (racy_loads); any other
 // byte must read as the kernel-start image (gms::initial_byte where nothing was ever written, else what
 // earlier kernels left). Kernel end commits the kernel's stores.
 // Storage is 4 KiB pages created when first written: no per-byte map. What a store of a warp overwrote is
@@ -64,6 +65,7 @@ class GoldenMemory : public MemObserver {
   uint64_t bytes_checked() const { return bytes_checked_.value; }
   uint64_t mismatches() const { return mismatches_.value; }
   uint64_t racy_bytes() const { return racy_bytes_.value; }
+  uint64_t racy_loads() const { return racy_loads_.value; }
   uint64_t write_conflicts() const { return write_conflicts_.value; }
   uint64_t kernels() const { return kernels_.value; }
   bool passed() const { return mismatches_.value == 0; }
@@ -117,6 +119,11 @@ class GoldenMemory : public MemObserver {
 
   explicit GoldenMemory(std::unique_ptr<StatGroup> stats);
   void check_image(uint64_t addr, const uint8_t* got, unsigned n, const ImagePage* ip, Mismatch& m);
+  // A byte whose value the load's warp does not order (another warp wrote it this kernel, or two warps
+  // did in an earlier one): it must be one that some writer produced. `last`: the latest value stored this
+  // kernel (when w wrote it); `start`: the kernel-start value, unless the image marks it unknown.
+  void check_racy(uint64_t addr, uint8_t got, const uint8_t* last, const ImagePage* ip, unsigned o,
+                  Mismatch& m);
   void check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
                    const WritePage* w, const ImagePage* ip, Mismatch& m);
   // For load `seq` of a warp, per byte of one kBlockBytes block: the first undo record (in store order) of a
@@ -150,12 +157,20 @@ class GoldenMemory : public MemObserver {
   Counter& bytes_checked_;
   Counter& mismatches_;
   Counter& racy_bytes_;
+  Counter& racy_loads_;
   Counter& write_conflicts_;
   Counter& kernels_;
   std::unordered_map<uint64_t, std::unique_ptr<ImagePage>> image_;
   std::unordered_map<uint64_t, std::unique_ptr<WritePage>> writes_;
   std::vector<std::unique_ptr<WritePage>> spare_pages_;  // reused by later kernels
   std::vector<Mismatch> reported_;
+  // Values a byte held before a later store of this kernel overwrote it (only bytes stored more than once;
+  // another warp may have read any of them), and for bytes the image marks unknown (two warps wrote them in
+  // an earlier kernel) every value they were given then: what a racy load may see.
+  using ValueSet = std::bitset<256>;
+  std::unordered_map<uint64_t, ValueSet> overwritten_;
+  std::unordered_map<uint64_t, ValueSet> unknown_values_;
+  bool racy_in_load_ = false;
   using InFlight = std::unordered_map<uint64_t, uint32_t>;
   InFlight in_flight_;  // warp uid -> orders_ slot, for the warps with loads in flight
   std::vector<InFlight::node_type> spare_nodes_;  // a warp's entry comes and goes with its loads: no malloc
