@@ -158,7 +158,6 @@ void BaselineL1::on_fill(Payload& down, uint64_t c) {
     throw std::logic_error("L1: fill for a way that is not reserved for it");
   uint8_t got = down.is_response_ok() ? r.chunks_returned : 0;
   ++st_.fills;
-  st_.from_l2_bytes += uint64_t(popcount8(got)) * kChunkBytes;
   if (!e->no_fill && got == key_chunks(key)) {
     std::memcpy(tags_.data(set, way), down.get_data_ptr() + key % kLineBytes, params_.line_bytes);
     tags_.validate(set, way);

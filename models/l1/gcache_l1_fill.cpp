@@ -59,7 +59,6 @@ void GCacheL1::on_fill(Payload& down, uint64_t c) {
   const uint8_t got = ok ? r.chunks_returned : 0;
   const uint32_t set = tags_.set_of(r.line_addr);
   ++st_.fills;
-  st_.from_l2_bytes += uint64_t(popcount8(got)) * kChunkBytes;
   const bool victim_bit = ok && r.victim_bit;
   if (victim_bit) {
     ++victim_bits_returned_;

@@ -127,16 +127,17 @@ Payload& L1Pipeline::new_downstream(const MemReq* from, tlm::tlm_command cmd, ui
 void L1Pipeline::handle_arrival(Payload& down, uint64_t c) {
   unblock_held(c);  // a fill frees an MSHR entry and a way; an acknowledgement changes nothing, cheaply
   Payload* sm = static_cast<Payload*>(req_of(down).owner_cookie);
-  if (down.is_read())
+  if (down.is_read()) {  // fill or bypass reply: its data counted here once, for every design
     st_.from_l2_packets += reply_packets(req_of(down));
-  else
+    if (down.is_response_ok()) st_.from_l2_bytes += reply_bytes(req_of(down));
+  } else {
     ++st_.from_l2_packets;  // the store's acknowledgement
+  }
   if (down.is_read() && !sm) return on_fill(down, c);
   if (down.is_read()) {  // bypass reply: straight to the SM, the cache untouched
     MemReq& d = req_of(down);
     MemReq& r = req_of(*sm);
     uint8_t got = down.is_response_ok() ? d.chunks_returned : 0;
-    if (down.is_response_ok()) st_.from_l2_bytes += reply_bytes(d);
     r.chunks_returned = r.chunk_mask & got;
     copy_chunks(sm->get_data_ptr(), down.get_data_ptr(), r.chunks_returned);
   }

@@ -168,7 +168,6 @@ void SectoredL1::on_fill(Payload& down, uint64_t c) {
   Mask pending = pending_of(*e), stale = stale_of(*e);
   const Mask install = Mask(got & ~stale);
   ++st_.fills;
-  if (ok) st_.from_l2_bytes += reply_bytes(d);
   if (install) fill(line, install, down.get_data_ptr());
   if (asked & ~install) {
     unreserve(line, Mask(asked & ~install));
