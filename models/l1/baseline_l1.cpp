@@ -46,13 +46,11 @@ bool BaselineL1::bypass_and_note(Payload& t, uint64_t line, uint64_t c) {
 
 uint64_t BaselineL1::line_key(uint64_t line, uint8_t chunks) const {
   if (params_.line_bytes == kLineBytes) return line;
-  const unsigned first = chunks ? unsigned(__builtin_ctz(chunks)) * kChunkBytes : 0;
-  return line + first / params_.line_bytes * params_.line_bytes;
+  return line + unsigned(__builtin_ctz(line_part(chunks))) * kChunkBytes;
 }
 
 uint8_t BaselineL1::key_chunks(uint64_t key) const {
-  const unsigned n = params_.line_bytes / kChunkBytes;
-  return uint8_t(((1u << n) - 1) << (unsigned(key % kLineBytes) / kChunkBytes));
+  return line_part(uint8_t(1u << chunk_of(key)));
 }
 
 // Chunks of `mask` between a 128 B-framed buffer and the design's line `key` (its offset in the 128 B

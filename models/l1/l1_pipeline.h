@@ -67,6 +67,13 @@ class L1Pipeline : public L1Cache {
   // Releases the MSHR entry of `line` and answers its waiters from `down` (chunks `got` valid).
   void answer_waiters(uint64_t line, Payload& down, uint8_t got, uint64_t c);
   static void copy_chunks(unsigned char* dst, const unsigned char* src, uint8_t mask);
+  // The 32 B chunks of the design's line (l1.line_bytes) that holds the lowest chunk of `chunks`: all four
+  // for 128 B lines, the chunks of one small line otherwise.
+  uint8_t line_part(uint8_t chunks) const {
+    const unsigned per = params_.line_bytes / kChunkBytes;
+    const unsigned first = chunks ? unsigned(__builtin_ctz(chunks)) / per * per : 0;
+    return uint8_t(((1u << per) - 1) << first);
+  }
   virtual void update_probes();
 
   MshrFile mshr_;

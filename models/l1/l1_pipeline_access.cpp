@@ -30,9 +30,7 @@ bool L1Pipeline::try_access(Payload& t, uint64_t c) {
   if (well_formed && params_.line_bytes < kLineBytes && t.is_read()) {
     // Small lines: the SM coalesces to the L1's line size, so a load asks for chunks of one line.
     const uint8_t m = req_of(t).chunk_mask;
-    const unsigned per = params_.line_bytes / kChunkBytes;
-    const unsigned first = m ? unsigned(__builtin_ctz(m)) / per * per : 0;
-    well_formed = m != 0 && (m & ~(((1u << per) - 1) << first)) == 0;
+    well_formed = m != 0 && (m & ~line_part(m)) == 0;
   }
   if (!well_formed) {  // not a GPU line request: answer with an error, touch nothing
     t.set_response_status(t.is_read() || t.is_write() ? tlm::TLM_BURST_ERROR_RESPONSE
