@@ -69,6 +69,26 @@ inline std::vector<SmOp> random_ops(uint64_t seed, int n) {
   }
   return ops;
 }
+// A functional access through the SM's socket (b_transport, as a virtual platform makes it): the bytes
+// read (or written) and the delay the L1 path annotated. The response must be OK.
+struct FunctionalResult {
+  std::vector<uint8_t> data;
+  sc_core::sc_time delay;
+};
+inline FunctionalResult functional_access(Bench& b, tlm::tlm_command cmd, uint64_t addr, unsigned len,
+                                          uint8_t fill) {
+  Payload& t = b.pool.allocate();
+  t.set_command(cmd);
+  t.set_address(addr);
+  t.set_data_length(len);
+  for (unsigned i = 0; i < len; ++i) t.get_data_ptr()[i] = uint8_t(fill + i);
+  FunctionalResult r{{}, sc_core::SC_ZERO_TIME};
+  b.sm->isock->b_transport(t, r.delay);
+  EXPECT_TRUE(t.is_response_ok()) << addr;
+  r.data.assign(t.get_data_ptr(), t.get_data_ptr() + len);
+  t.release();
+  return r;
+}
 // The ConfigError message L1Params::from gives for a document (file name t.yaml), or "".
 inline std::string l1_params_error(const std::string& yaml) {
   return config_error_of([&] { L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1")); });

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "l1_test_harness.h"
+#include "l1_test_ops.h"
 #include "models/common/memory_image.h"
 #include "models/l1/baseline_l1.h"
 
@@ -15,35 +15,8 @@ using namespace gms;
 using namespace gms::test;
 
 namespace {
-// Five lines that the Fermi hash puts in set 0 (a linear index spreads them).
-constexpr uint64_t A = 0x0, B = 0x2080, C = 0x4100, D = 0x8200, E = 0x20400;
+constexpr uint64_t A = kSet0[0], B = kSet0[1], C = kSet0[2], D = kSet0[3], E = kSet0[4];
 
-SmOp load(uint64_t a, bool wait = true, uint8_t mask = 0xF) {
-  SmOp o;
-  o.addr = a;
-  o.wait_prev = wait;
-  o.mask = mask;
-  return o;
-}
-SmOp store(uint64_t a, uint8_t mask, uint8_t fill, bool wait = true) {
-  SmOp o = load(a, wait, mask);
-  o.kind = SmOp::Store;
-  o.fill = fill;
-  return o;
-}
-std::vector<std::pair<char, uint64_t>> reads(std::initializer_list<uint64_t> as) {
-  std::vector<std::pair<char, uint64_t>> v;
-  for (uint64_t a : as) v.emplace_back('R', a);
-  return v;
-}
-void expect_all_answered(Bench& b) {
-  EXPECT_EQ(b.stat("requests"), b.stat("responses"));
-  for (size_t i = 0; i < b.sm->results.size(); ++i) {
-    EXPECT_EQ(b.sm->results[i].responses, 1) << "op " << i;
-    EXPECT_TRUE(b.sm->results[i].data_ok) << "op " << i;
-  }
-  EXPECT_EQ(b.pool.in_use(), 0u);
-}
 BaselineL1& l1_of(Bench& b) {
   return static_cast<BaselineL1&>(*b.l1);
 }
@@ -270,20 +243,9 @@ TEST(L1Baseline, EveryRequestGetsOneResponseUnderStress) {
   p.mshr_entries = 4;
   p.mshr_max_merge = 2;
   p.miss_queue_entries = 2;
-  Rng rng(5);
-  std::vector<SmOp> ops;
-  const uint64_t lines[] = {A, B, C, D, E, 0x80, 0x100, 0x2000, 0x40000, 0x1000};
-  for (int i = 0; i < 600; ++i) {
-    SmOp o = load(lines[rng.below(10)], false, uint8_t(1 + rng.below(15)));
-    if (rng.chance(0.3)) {
-      o.kind = SmOp::Store;
-      o.fill = uint8_t(rng.next());
-    }
-    ops.push_back(o);
-  }
   BenchOptions o;
   o.mem_latency = 7;
-  Bench b(p, ops, o);
+  Bench b(p, random_ops(5, 600), o);
   sc_core::sc_start();
   EXPECT_EQ(b.stat("requests"), 600u);
   EXPECT_EQ(b.stat("loads") + b.stat("stores"), 600u);
@@ -351,17 +313,7 @@ TEST(L1Baseline, FunctionalPathsKeepStateAndData) {
   Bench b(test_params(), std::vector<SmOp>{});
   auto& pool = b.pool;
   auto access = [&](tlm::tlm_command cmd, uint64_t addr, unsigned len, uint8_t fill) {
-    Payload& t = pool.allocate();
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_length(len);
-    for (unsigned i = 0; i < len; ++i) t.get_data_ptr()[i] = uint8_t(fill + i);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    b.sm->isock->b_transport(t, d);
-    EXPECT_TRUE(t.is_response_ok());
-    std::vector<uint8_t> out(t.get_data_ptr(), t.get_data_ptr() + len);
-    t.release();
-    return out;
+    return functional_access(b, cmd, addr, len, fill).data;
   };
   auto first = access(tlm::TLM_READ_COMMAND, C + 8, 8, 0);
   EXPECT_EQ(first[0], initial_byte(C + 8));

@@ -31,18 +31,9 @@ TEST_P(L1Functional, ReadsWritesAndDebugWritesAgreeWithMemory) {
   p.line_bytes = GetParam().line_bytes;
   Bench b(p, std::vector<SmOp>{});
   auto access = [&](tlm::tlm_command cmd, uint64_t addr, unsigned len, uint8_t fill) {
-    Payload& t = b.pool.allocate();
-    t.set_command(cmd);
-    t.set_address(addr);
-    t.set_data_length(len);
-    for (unsigned i = 0; i < len; ++i) t.get_data_ptr()[i] = uint8_t(fill + i);
-    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    b.sm->isock->b_transport(t, d);
-    EXPECT_TRUE(t.is_response_ok()) << addr;
-    EXPECT_GT(d, sc_core::SC_ZERO_TIME);
-    std::vector<uint8_t> out(t.get_data_ptr(), t.get_data_ptr() + len);
-    t.release();
-    return out;
+    FunctionalResult r = functional_access(b, cmd, addr, len, fill);
+    EXPECT_GT(r.delay, sc_core::SC_ZERO_TIME);
+    return r.data;
   };
   const uint64_t C = 0x4100;
   auto first = access(tlm::TLM_READ_COMMAND, C + 8, 8, 0);
