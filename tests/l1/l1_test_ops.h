@@ -89,6 +89,17 @@ inline FunctionalResult functional_access(Bench& b, tlm::tlm_command cmd, uint64
   t.release();
   return r;
 }
+// A one-byte debug write (transport_dbg) through the SM's socket; returns the bytes it reports done.
+inline unsigned debug_write(Bench& b, uint64_t addr, uint8_t byte) {
+  Payload& t = b.pool.allocate();
+  t.set_command(tlm::TLM_WRITE_COMMAND);
+  t.set_address(addr);
+  t.set_data_length(1);
+  t.get_data_ptr()[0] = byte;
+  const unsigned n = b.sm->isock->transport_dbg(t);
+  t.release();
+  return n;
+}
 // The ConfigError message L1Params::from gives for a document (file name t.yaml), or "".
 inline std::string l1_params_error(const std::string& yaml) {
   return config_error_of([&] { L1Params::from(ConfigNode::load_string(yaml, "t.yaml").child("l1")); });

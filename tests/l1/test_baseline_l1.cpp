@@ -311,7 +311,6 @@ TEST(L1Baseline, VcdProbesTraceOccupancyHitsAndMisses) {
 
 TEST(L1Baseline, FunctionalPathsKeepStateAndData) {
   Bench b(test_params(), std::vector<SmOp>{});
-  auto& pool = b.pool;
   auto access = [&](tlm::tlm_command cmd, uint64_t addr, unsigned len, uint8_t fill) {
     return functional_access(b, cmd, addr, len, fill).data;
   };
@@ -329,13 +328,7 @@ TEST(L1Baseline, FunctionalPathsKeepStateAndData) {
   EXPECT_EQ(again[4], 0x90);
   EXPECT_EQ(again[7], 0x93);
   // Debug write: memory and the cached copy change, no state change, no timed traffic.
-  Payload& t = pool.allocate();
-  t.set_command(tlm::TLM_WRITE_COMMAND);
-  t.set_address(C + 1);
-  t.set_data_length(1);
-  t.get_data_ptr()[0] = 0x5A;
-  EXPECT_EQ(b.sm->isock->transport_dbg(t), 1u);
-  t.release();
+  EXPECT_EQ(debug_write(b, C + 1, 0x5A), 1u);
   EXPECT_EQ(b.mem->mem.line(C)[1], 0x5A);
   EXPECT_EQ(access(tlm::TLM_READ_COMMAND, C, 2, 0)[1], 0x5A);
   EXPECT_EQ(b.mem->b_calls, 3u);  // still a hit

@@ -45,13 +45,7 @@ TEST_P(L1Functional, ReadsWritesAndDebugWritesAgreeWithMemory) {
   EXPECT_EQ(again[4], 0x90);
   EXPECT_EQ(again[7], 0x93);
   EXPECT_EQ(again[0], initial_byte(C + 32));
-  Payload& t = b.pool.allocate();
-  t.set_command(tlm::TLM_WRITE_COMMAND);
-  t.set_address(C + 1);
-  t.set_data_length(1);
-  t.get_data_ptr()[0] = 0x5A;
-  EXPECT_EQ(b.sm->isock->transport_dbg(t), 1u);
-  t.release();
+  EXPECT_EQ(debug_write(b, C + 1, 0x5A), 1u);
   EXPECT_EQ(b.mem->mem.line(C)[1], 0x5A);
   EXPECT_EQ(access(tlm::TLM_READ_COMMAND, C, 2, 0)[1], 0x5A);
   EXPECT_EQ(b.stat("requests"), 0u);
