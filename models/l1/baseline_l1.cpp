@@ -71,13 +71,8 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   if (way >= 0 && tags_.entry(set, uint32_t(way)).valid) {
     tags_.touch(set, uint32_t(way));
     line_to_frame(t.get_data_ptr(), key, tags_.data(set, uint32_t(way)), r.chunk_mask);
-    r.chunks_returned = r.chunk_mask;
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
-    queue_response(t, c + params_.hit_latency);
     tags_.note_access(set, way);
-    ++st_.loads;
-    ++st_.hits;
-    update_probes();
+    answer_hit(t, r.chunk_mask, c + params_.hit_latency);
     return true;
   }
   if (way >= 0) {  // reserved: the line's fill is in flight

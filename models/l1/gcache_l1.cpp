@@ -57,12 +57,7 @@ bool GCacheL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   if (way >= 0) {  // only valid lines have tags here
     tags_.touch(set, uint32_t(way));
     copy_chunks(t.get_data_ptr(), tags_.data(set, uint32_t(way)), r.chunk_mask);
-    r.chunks_returned = r.chunk_mask;
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
-    queue_response(t, c + params_.hit_latency);
-    ++st_.loads;
-    ++st_.hits;
-    update_probes();
+    answer_hit(t, r.chunk_mask, c + params_.hit_latency);
     return true;
   }
   if (MshrFile::Entry* e = mshr_.find(line)) {  // the line's fill is in flight

@@ -64,6 +64,16 @@ class L1Pipeline : public L1Cache {
   // Sends the load to L2 without touching the cache or an MSHR; the reply goes straight to the SM.
   // Returns false (reservation fail) when the miss queue is full.
   bool bypass_load(Payload& t, uint64_t line, uint64_t c);
+  // A load hit whose data the design has copied into t: chunks_returned, OK, the response at `ready`,
+  // counted as a hit.
+  void answer_hit(Payload& t, uint8_t returned, uint64_t ready) {
+    req_of(t).chunks_returned = returned;
+    t.set_response_status(tlm::TLM_OK_RESPONSE);
+    queue_response(t, ready);
+    ++st_.loads;
+    ++st_.hits;
+    update_probes();
+  }
   // Releases the MSHR entry of `line` and answers its waiters from `down` (chunks `got` valid).
   void answer_waiters(uint64_t line, Payload& down, uint8_t got, uint64_t c);
   static void copy_chunks(unsigned char* dst, const unsigned char* src, uint8_t mask);

@@ -91,12 +91,7 @@ bool SectoredL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   const Mask have = Mask(cached(line) & access);
   if (have == access) {  // hit: every granule the access asks for is here
     read(line, want, t.get_data_ptr());
-    r.chunks_returned = chunks_of(want);  // whole granules (64 B ones carry a neighbouring chunk too)
-    t.set_response_status(tlm::TLM_OK_RESPONSE);
-    queue_response(t, c + hit_cycles());
-    ++st_.loads;
-    ++st_.hits;
-    update_probes();
+    answer_hit(t, chunks_of(want), c + hit_cycles());  // whole granules: 64 B ones carry a neighbour too
     return true;
   }
   MshrFile::Entry* e = mshr_.find(line);
