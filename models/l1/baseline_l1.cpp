@@ -99,18 +99,23 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   if (miss_queue_full(c)) return on_miss_stall(t, line, c, st_.rf_miss_queue);
   if (!may_bypass) victim = tags_.choose_victim(key);
   if (victim < 0) return on_miss_stall(t, line, c, st_.rf_line);
-  if (tags_.entry(set, uint32_t(victim)).valid) ++st_.evictions;
-  tags_.install(set, uint32_t(victim), key, /*reserved=*/true);
+  commit_miss(t, line, key, set, uint32_t(victim), c);
+  tags_.note_access(set, victim);
+  update_probes();
+  return true;
+}
+
+void BaselineL1::commit_miss(Payload& t, uint64_t line, uint64_t key, uint32_t set, uint32_t victim,
+                             uint64_t c) {
+  if (tags_.entry(set, victim).valid) ++st_.evictions;
+  tags_.install(set, victim, key, /*reserved=*/true);
   MshrFile::Entry& e = mshr_.allocate(key);
   e.cookie = uint64_t(victim);
   e.issued_chunks = key_chunks(key);
   e.waiters.push_back(&t);
-  queue_downstream(new_downstream(&r, tlm::TLM_READ_COMMAND, line, key_chunks(key)), c + 1);
-  tags_.note_access(set, victim);
+  queue_downstream(new_downstream(&req_of(t), tlm::TLM_READ_COMMAND, line, key_chunks(key)), c + 1);
   ++st_.loads;
   ++st_.misses;
-  update_probes();
-  return true;
 }
 
 void BaselineL1::on_store(uint64_t line, uint8_t chunks, bool functional) {

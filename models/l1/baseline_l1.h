@@ -38,7 +38,11 @@ class BaselineL1 : public L1Pipeline {
   uint64_t line_key(uint64_t line, uint8_t chunks) const;
   uint8_t key_chunks(uint64_t key) const;  // the chunks of the 128 B line that line `key` holds
   static void line_to_frame(unsigned char* frame, uint64_t key, const unsigned char* data, uint8_t mask);
-  void store_to(uint64_t key, bool functional);  // write-evict or cancel the pending fill of one line
+  void store_to(uint64_t key, bool functional);
+  // A miss of t to line `key` (within the 128 B `line`) takes way `victim` of `set` (free or unreserved):
+  // the way is reserved, an MSHR entry holds t, the read of the key's chunks is queued; counted.
+  void commit_miss(Payload& t, uint64_t line, uint64_t key, uint32_t set, uint32_t victim,
+                   uint64_t c);  // write-evict or cancel the pending fill of one line
 
   TagArray tags_;
   Counter* protected_bypasses_ = nullptr;  // PDP: loads bypassed because every way was protected

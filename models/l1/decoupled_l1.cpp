@@ -119,17 +119,7 @@ bool DecoupledL1::allocate_line(Payload& t, uint64_t line, uint32_t set, int tw,
   const uint32_t steps = evicted_tw >= 0 ? 2 : 1;  // the allocation, and the eviction if any
   ts_.age(set, steps, tw, evicted_tw);
   aging_steps_ += steps;
-  // The baseline miss: the victim is free or unreserved, so its own victim choice returns the same way
-  // without consulting the policy again.
-  if (v.valid) ++st_.evictions;
-  tags_.install(set, uint32_t(victim), line, /*reserved=*/true);
-  MshrFile::Entry& e = mshr_.allocate(line);
-  e.cookie = uint64_t(victim);
-  e.issued_chunks = kFullChunkMask;
-  e.waiters.push_back(&t);
-  queue_downstream(new_downstream(&req_of(t), tlm::TLM_READ_COMMAND, line, kFullChunkMask), c + 1);
-  ++st_.loads;
-  ++st_.misses;
+  commit_miss(t, line, line, set, uint32_t(victim), c);  // the baseline miss in the chosen way
   update_probes();
   return true;
 }
