@@ -246,16 +246,12 @@ void LlcSlice::update_probes() {
 
 bool LlcSlice::line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const {
   const uint64_t key = keys_.key(line_of(line));
-  const uint32_t set = tags_.set_of(key);
-  for (uint32_t w = 0; w < p_.ways; ++w) {
-    const TagEntry& e = tags_.entry(set, w);
-    if ((e.valid || e.reserved) && e.line == key) {
-      if (valid) *valid = state(set, w).valid;
-      if (dirty) *dirty = state(set, w).dirty;
-      return true;
-    }
-  }
-  return false;
+  const int way = tags_.find(key);
+  if (way < 0) return false;
+  const LlcLineState& s = state(tags_.set_of(key), uint32_t(way));
+  if (valid) *valid = s.valid;
+  if (dirty) *dirty = s.dirty;
+  return true;
 }
 
 bool LlcSlice::quiescent() const {
@@ -269,12 +265,8 @@ namespace gms {
 
 bool LlcSlice::victim_bit(uint64_t line, uint32_t sm) const {
   const uint64_t key = keys_.key(line_of(line));
-  const uint32_t set = tags_.set_of(key);
-  for (uint32_t w = 0; w < p_.ways; ++w) {
-    const TagEntry& e = tags_.entry(set, w);
-    if ((e.valid || e.reserved) && e.line == key) return victim_bits_.test(size_t(set) * p_.ways + w, sm);
-  }
-  return false;
+  const int way = tags_.find(key);
+  return way >= 0 && victim_bits_.test(size_t(tags_.set_of(key)) * p_.ways + uint32_t(way), sm);
 }
 
 }  // namespace gms
