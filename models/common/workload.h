@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/common/mem_req.h"
+#include "models/common/reg_set.h"
 
 namespace gms {
 
@@ -23,6 +24,12 @@ struct WarpInst {
   uint8_t width = 4;             // bytes per thread: 1, 2, 4, 8, 16
   uint32_t gap = 0;  // compute cycles (SM clock) between the previous instruction's issue and this one
   std::array<uint64_t, kWarpSize> addr{};
+  // Register dependences on earlier loads (traces that carry register operands; empty otherwise). The SM's
+  // scoreboard holds this instruction until none of `waits_on` is still being written by an in-flight load
+  // of the warp, and then `wait_gap` more cycles: the compute instructions from the first one that read
+  // such a register up to this one. `writes`: the registers a load writes (reserved until its data is back).
+  RegSet waits_on, writes;
+  uint32_t wait_gap = 0;
 };
 
 class WarpStream {

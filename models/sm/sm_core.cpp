@@ -28,7 +28,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
       port_([this](Payload& t, tlm::tlm_phase& ph,
                    sc_core::sc_time& d) { return isock->nb_transport_fw(t, ph, d); },
             [this] { on_request_accepted(); }, [this](Payload& t) { return on_response(t); }),
-      scheduler_(make_warp_scheduler(p.scheduler, p.max_warps)),
+      issue_(p.scheduler, p.max_warps, p.schedulers),
       stats_(*env.stats, basename(), "SM load-store front end"),
       warp_insts_(stats_.counter("warp_insts", "warp memory instructions issued", "instructions")),
       load_insts_(stats_.counter("load_insts", "warp load instructions issued", "instructions")),
@@ -53,6 +53,9 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
       max_in_flight_(stats_.counter("max_in_flight", "most line requests in flight at once", "requests")),
       wakeups_(
           stats_.counter("wakeups", "activations of the SM's method (event-driven cost)", "activations")),
+      scoreboard_waits_(stats_.counter("scoreboard_waits",
+                                       "instructions that waited for registers an in-flight load was writing",
+                                       "instructions")),
       load_latency_(stats_.histogram("load_latency", "load instruction issue to its last line response",
                                      "cycles", 16, 64)) {
   isock.register_nb_transport_bw(this, &SmCore::nb_transport_bw);
@@ -63,9 +66,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
   stats_.formula("avg_load_latency", "mean load_latency", "cycles", [this] { return load_latency_.mean(); });
   ctas_.resize(p.max_ctas);
   warps_.resize(p.max_warps);
-  readiness_.ready.resize(p.max_warps);
   waiting_.resize(p.max_warps);
-  readiness_.age.assign(p.max_warps, 0);
   // At most this many lines are in flight under both limits; instructions: one per line in flight plus the
   // one in the pipeline. The tables create entries when first needed, so a generous limit costs nothing.
   const size_t max_lines = size_t(
@@ -127,9 +128,10 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
     w.cta_slot = cs;
     w.uid = uint64_t(cta->cta_id) * wpc + i;
     w.age = next_age_++;
-    readiness_.age[ws] = w.age;
+    issue_.set_age(ws, w.age);
     w.stream = cta->warps[i].get();
     w.in_flight = w.unsent = 0;
+    w.pending.clear();
     w.has_next = w.stream->next(w.next);
     w.ready_cycle = now + (w.has_next ? w.next.gap : 0);
     if (w.has_next)
@@ -212,7 +214,7 @@ void SmCore::schedule_next() {
   } else {
     // The earliest ready_cycle of an eligible warp: at most now if one is ready already.
     uint64_t earliest = UINT64_MAX;
-    if (readiness_.ready.any())
+    if (issue_.any_ready())
       earliest = now;
     else
       waiting_.for_each([&](uint32_t s) { earliest = std::min(earliest, warps_[s].ready_cycle); });

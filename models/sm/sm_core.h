@@ -19,7 +19,7 @@
 #include "models/common/trace.h"
 #include "models/common/workload.h"
 #include "models/sm/sm_params.h"
-#include "models/sm/warp_scheduler.h"
+#include "models/sm/sub_partitions.h"
 #include "models/sm/warp_state.h"
 
 namespace gms {
@@ -77,13 +77,18 @@ class SmCore : public sc_core::sc_module {
   // it runs for every request and response.
   void update_eligible(uint32_t slot) {
     const WarpSlot& w = warps_[slot];
-    if (!(w.active && w.has_next && w.in_flight < p_.max_outstanding_per_warp)) {
-      readiness_.ready.reset(slot);
+    if (!(w.active && w.has_next && w.in_flight < p_.max_outstanding_per_warp) || blocked_on_loads(w)) {
+      issue_.reset_ready(slot);
       waiting_.reset(slot);
-    } else if (!readiness_.ready.test(slot)) {
+    } else if (!issue_.is_ready(slot)) {
       waiting_.set(slot);
     }
   }
+  // The warp's next instruction waits for registers its in-flight loads still write.
+  bool blocked_on_loads(const WarpSlot& w) const {
+    return p_.scoreboard && w.pending.intersects(w.next.waits_on);
+  }
+  void release_registers(WarpSlot& w, const RegSet& writes);
   void fill_store(Payload& t, const LineRequest& l, uint64_t store_seq) const;
   static uint64_t store_word(unsigned sm_id, uint64_t store_seq, uint64_t addr8);
 
@@ -95,7 +100,6 @@ class SmCore : public sc_core::sc_module {
   Clock clock_;
   Wakeup wake_;
   AtInitiatorPort port_;
-  std::unique_ptr<WarpScheduler> scheduler_;
   Coalescer coalescer_;
 
   // Residents.
@@ -104,9 +108,9 @@ class SmCore : public sc_core::sc_module {
   std::vector<uint32_t> finished_ctas_;  // CTA slots finished, not yet reported to the dispatcher
   std::vector<uint32_t> reporting_;      // scratch of report_finished_ctas()
   // Eligible warps (active, a next instruction, an in-flight slot free) are in exactly one of two sets:
-  // readiness_.ready once their gap has passed (time only moves on, so they stay ready until they issue),
+  // issue_'s ready sets once their gap has passed (time only moves on, so they stay ready until they issue),
   // waiting_ before that (or until try_issue looks again). Both are kept up to date incrementally.
-  WarpReadiness readiness_;
+  SubPartitions issue_;
   SlotMask waiting_;
   uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_regs_ = 0, used_shmem_ = 0;
   uint64_t next_age_ = 0;
@@ -137,7 +141,8 @@ class SmCore : public sc_core::sc_module {
   StatGroup stats_;
   Counter &warp_insts_, &load_insts_, &store_insts_, &line_requests_, &load_line_requests_,
       &store_line_requests_, &load_sectors_, &store_sectors_, &requests_, &responses_, &mem_stall_cycles_,
-      &limit_stall_cycles_, &active_cycles_, &ctas_launched_, &ctas_completed_, &max_in_flight_, &wakeups_;
+      &limit_stall_cycles_, &active_cycles_, &ctas_launched_, &ctas_completed_, &max_in_flight_, &wakeups_,
+      &scoreboard_waits_;
   Histogram& load_latency_;
   Probe<uint32_t> in_flight_probe_, ctas_probe_;
 };

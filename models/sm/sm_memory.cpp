@@ -29,11 +29,11 @@ bool SmCore::try_issue(uint64_t cycle) {
   waiting_.for_each([&](uint32_t s) {
     if (warps_[s].ready_cycle <= cycle) {
       waiting_.reset(s);
-      readiness_.ready.set(s);
+      issue_.set_ready(s);
     }
   });
-  if (!readiness_.ready.any()) return false;
-  const int slot = scheduler_->pick(readiness_);
+  if (!issue_.any_ready()) return false;
+  const int slot = issue_.pick();
   if (slot < 0) return false;
   issue(uint32_t(slot), cycle);
   return true;
@@ -87,6 +87,11 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     rec.warp_slot = slot;
     rec.lines_left = n;
     rec.issue_cycle = cycle;
+    rec.writes.clear();
+    if (load && p_.scoreboard) {
+      rec.writes = inst.writes;
+      w.pending |= inst.writes;
+    }
     w.unsent = n;
   }
   if (observer_) {
@@ -98,7 +103,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   // Pull the warp's next instruction now: its gap counts from this issue.
   w.has_next = w.stream->next(w.next);
   if (w.has_next) w.ready_cycle = cycle + w.next.gap;
-  readiness_.ready.reset(slot);  // waits for its next gap
+  issue_.reset_ready(slot);  // waits for its next gap
   warp_progress(slot);
   update_eligible(slot);
 }
@@ -140,6 +145,18 @@ void SmCore::fill_store(Payload& t, const LineRequest& l, uint64_t store_seq) co
           data[first + b] = uint8_t(v >> (8 * b));
         }
     }
+  }
+}
+
+// A load's data is back: its registers are written. A next instruction that waited for them may issue
+// once no other in-flight load holds one of its registers, and then after the compute instructions between
+// the first reader and it (WarpInst::wait_gap).
+void SmCore::release_registers(WarpSlot& w, const RegSet& writes) {
+  const bool waited = w.has_next && w.next.waits_on.intersects(writes);
+  w.pending.remove(writes);
+  if (waited && !w.pending.intersects(w.next.waits_on)) {
+    ++scoreboard_waits_;
+    w.ready_cycle = std::max(w.ready_cycle, clock_.next_edge_cycle() + w.next.wait_gap);
   }
 }
 
@@ -232,6 +249,7 @@ bool SmCore::on_response(Payload& t) {
     if (rec.kind == MemKind::Load) {
       load_latency_.add(clock_.next_edge_cycle() - rec.issue_cycle);
       if (observer_) observer_->on_load_done(w.uid, rec.order);
+      if (rec.writes.any()) release_registers(w, rec.writes);
     }
     insts_.release(line.inst);
   }

@@ -16,6 +16,11 @@ SmParams SmParams::from(const ConfigNode& n) {
   p.max_shmem = uint32_t(n.get_uint("max_shmem", p.max_shmem, 0, 1u << 30));
   p.scheduler =
       n.get_choice("scheduler", "gto", {"gto", "lrr"}) == "gto" ? SchedulerKind::Gto : SchedulerKind::Lrr;
+  p.schedulers = uint32_t(n.get_uint("schedulers", p.schedulers, 1, 16));
+  if (p.schedulers > p.max_warps)
+    n.fail("schedulers", "value " + std::to_string(p.schedulers) + " exceeds max_warps (" +
+                             std::to_string(p.max_warps) + "): a sub-partition without a warp slot");
+  p.scoreboard = n.get_bool("scoreboard", p.scoreboard);
   p.max_outstanding_per_warp =
       uint32_t(n.get_uint("max_outstanding_per_warp", p.max_outstanding_per_warp, 1, kMaxOutstandingPerSm));
   p.max_outstanding_per_sm =

@@ -19,6 +19,10 @@ struct SmParams {
   uint32_t max_regs = 32768;
   uint32_t max_shmem = 49152;  // bytes
   SchedulerKind scheduler = SchedulerKind::Gto;
+  uint32_t schedulers = 1;  // sub-partitions, each with its own scheduler (sub_partitions.h)
+  // Hold an instruction while an in-flight load of its warp still writes a register it (or a compute
+  // instruction before it) reads: WarpInst::waits_on, from traces with register operands.
+  bool scoreboard = true;
   uint32_t max_outstanding_per_warp = 8;  // line requests in flight per warp
   uint32_t max_outstanding_per_sm = 64;   // line requests in flight per SM
   // The L1's line size, which the coalescer's requests are split to (32 or 64 B: one request per small

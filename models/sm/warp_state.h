@@ -21,6 +21,7 @@ struct WarpSlot {
   uint64_t ready_cycle = 0;  // first SM cycle the next instruction may issue
   uint32_t in_flight = 0;    // line requests sent, response not yet back
   uint32_t unsent = 0;       // line requests still in the memory pipeline
+  RegSet pending;            // registers in-flight loads of the warp are still writing (scoreboard)
 
   bool finished() const { return !has_next && in_flight == 0 && unsent == 0; }
 };
@@ -43,6 +44,7 @@ struct InstRecord {
   uint32_t warp_slot = 0;
   uint32_t lines_left = 0;  // line requests not yet answered (sent or not)
   uint64_t issue_cycle = 0;
+  RegSet writes;  // a load's destination registers, released from the scoreboard when its last line is back
 };
 
 // A line request in flight; its index travels in the low 16 bits of MemReq::id.

@@ -73,6 +73,16 @@ class Fields {
   void skip(size_t n, const char* what) {
     for (size_t k = 0; k < n; ++k) take(what);
   }
+  // n register operands; general registers "R<n>" go into regs, the rest (RZ, predicates, uniform and
+  // special registers) do not take part in the scoreboard and are skipped.
+  void regs(size_t n, const char* what, RegSet& regs) {
+    for (size_t k = 0; k < n; ++k) {
+      std::string_view s = take(what);
+      uint64_t r;
+      if (s.size() > 1 && s[0] == 'R' && parse_dec_u64(s.substr(1), r) && r < RegSet::kRegs)
+        regs.set(unsigned(r));
+    }
+  }
 
  private:
   const std::vector<std::string_view>& t_;
@@ -188,10 +198,12 @@ void parse_accelsim_inst(const std::string& line, const AccelInstFormat& fmt, co
   if (!parse_hex_u64(mask_text, mask)) r.fail("non-hex mask " + q(mask_text));
   if (mask > UINT32_MAX) r.fail("mask " + q(mask_text) + " has more than 32 bits");
   out.mask = uint32_t(mask);
-  f.skip(f.dec("destination register count", 64), "destination register");
+  out.dsts.clear();
+  out.srcs.clear();
+  f.regs(f.dec("destination register count", 64), "destination register", out.dsts);
   out.opcode = f.take("opcode");
   out.mnemonic = out.opcode.substr(0, out.opcode.find('.'));
-  f.skip(f.dec("source register count", 64), "source register");
+  f.regs(f.dec("source register count", 64), "source register", out.srcs);
   out.width = uint32_t(f.dec("memory width", 1u << 20));
   out.addr.fill(0);
   out.op = classify_accelsim_opcode(out.opcode, out.width);

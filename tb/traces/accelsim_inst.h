@@ -44,6 +44,7 @@ struct AccelInst {
   std::string_view opcode;                 // the full opcode with modifiers (a view into the parsed line)
   std::string_view mnemonic;               // the opcode up to the first '.'
   std::array<uint64_t, kWarpSize> addr{};  // per lane; 0 for inactive lanes or without addresses
+  RegSet dsts, srcs;                       // general registers written and read (as listed in the line)
 };
 
 // Classifies an opcode (with modifiers) given its memory width.

@@ -44,6 +44,9 @@ bool AccelWarpStream::next(WarpInst& out) {
   out.active_mask = in.mask;
   out.width = in.width;
   out.gap = in.gap;
+  out.waits_on = in.waits_on;
+  out.writes = in.writes;
+  out.wait_gap = in.wait_gap;
   const uint64_t* a = cta_->addrs.data() + in.addr_begin;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) out.addr[lane] = ((in.mask >> lane) & 1) ? *a++ : 0;
   return true;
@@ -158,6 +161,7 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
   };
   cta.warp_range[warp].first = uint32_t(cta.insts.size());
   uint32_t gap = 0;
+  deps_.reset();
   for (uint64_t i = 0; i < insts; ++i) {
     do {
       if (!in_->next(line_))
@@ -183,6 +187,7 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
     }
     if (op != AccelOp::Load && op != AccelOp::Store) {
       ++gap;  // one issue cycle; carried to the warp's next memory instruction
+      deps_.compute(inst_.srcs, inst_.dsts);
       continue;
     }
     check_fits(inst_);
@@ -192,6 +197,7 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
     m.gap = gap;
     m.width = uint8_t(inst_.width);
     m.kind = op == AccelOp::Load ? MemKind::Load : MemKind::Store;
+    deps_.memory(op == AccelOp::Load, inst_.width, inst_.srcs, inst_.dsts, m.waits_on, m.writes, m.wait_gap);
     m.addr_begin = uint32_t(cta.addrs.size());
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       if ((inst_.mask >> lane) & 1) cta.addrs.push_back(inst_.addr[lane]);

@@ -9,6 +9,7 @@
 #include "models/common/workload.h"
 #include "tb/traces/accelsim_header.h"
 #include "tb/traces/accelsim_stats.h"
+#include "tb/traces/load_dependences.h"
 
 namespace gms {
 
@@ -23,6 +24,8 @@ struct AccelCtaTrace {
     uint32_t addr_begin = 0;  // index into addrs of the first active lane's address
     uint8_t width = 0;
     MemKind kind = MemKind::Load;
+    uint32_t wait_gap = 0;  // WarpInst's scoreboard fields (load_dependences.h)
+    RegSet waits_on, writes;
   };
   std::vector<Inst> insts;
   std::vector<uint64_t> addrs;                            // active lanes' addresses, in lane order
@@ -67,6 +70,7 @@ class AccelSimKernel : public KernelSource {
   std::string line_;
   std::vector<std::string_view> tokens_;
   AccelInst inst_;
+  LoadDependences deps_;
 };
 
 }  // namespace gms

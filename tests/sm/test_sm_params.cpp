@@ -37,15 +37,19 @@ TEST(SmParams, DefaultsAreFermi) {
   EXPECT_EQ(p.scheduler, gms::SchedulerKind::Gto);
   EXPECT_EQ(p.max_outstanding_per_warp, 8u);
   EXPECT_EQ(p.max_outstanding_per_sm, 64u);
+  EXPECT_EQ(p.schedulers, 1u);
+  EXPECT_TRUE(p.scoreboard);
 }
 
 TEST(SmParams, ReadsEveryKey) {
-  SmParams p = SmParams::from(
-      ConfigNode::load_string("sm:\n  count: 80\n  clock_mhz: 1530\n  max_warps: 64\n  max_threads: 2048\n"
-                              "  max_ctas: 32\n  max_regs: 65536\n  max_shmem: 65536\n  scheduler: lrr\n"
-                              "  max_outstanding_per_warp: 6\n  max_outstanding_per_sm: 128\n",
-                              "v.yaml")
-          .child("sm"));
+  SmParams p =
+      SmParams::from(ConfigNode::load_string(
+                         "sm:\n  count: 80\n  clock_mhz: 1530\n  max_warps: 64\n  max_threads: 2048\n"
+                         "  max_ctas: 32\n  max_regs: 65536\n  max_shmem: 65536\n  scheduler: lrr\n"
+                         "  max_outstanding_per_warp: 6\n  max_outstanding_per_sm: 128\n  schedulers: 4\n"
+                         "  scoreboard: false\n",
+                         "v.yaml")
+                         .child("sm"));
   EXPECT_EQ(p.count, 80u);
   EXPECT_DOUBLE_EQ(p.clock_mhz, 1530.0);
   EXPECT_EQ(p.max_warps, 64u);
@@ -56,6 +60,8 @@ TEST(SmParams, ReadsEveryKey) {
   EXPECT_EQ(p.scheduler, gms::SchedulerKind::Lrr);
   EXPECT_EQ(p.max_outstanding_per_warp, 6u);
   EXPECT_EQ(p.max_outstanding_per_sm, 128u);
+  EXPECT_EQ(p.schedulers, 4u);
+  EXPECT_FALSE(p.scoreboard);
 }
 
 TEST(SmParams, RejectsBadValues) {
@@ -67,6 +73,10 @@ TEST(SmParams, RejectsBadValues) {
             "sm.yaml:2: sm.max_outstanding_per_sm: value 70000 out of range [1, 65535]");
   EXPECT_EQ(error_of("sm:\n  max_outstanding_per_warp: 9\n  max_outstanding_per_sm: 8\n"),
             "sm.yaml:2: sm.max_outstanding_per_warp: value 9 exceeds max_outstanding_per_sm (8)");
+  EXPECT_EQ(error_of("sm:\n  max_warps: 2\n  schedulers: 4\n"),
+            "sm.yaml:3: sm.schedulers: value 4 exceeds max_warps (2): a sub-partition without a warp slot");
+  EXPECT_EQ(error_of("sm:\n  scoreboard: maybe\n"),
+            "sm.yaml:2: sm.scoreboard: expected true or false, got 'maybe'");
   EXPECT_EQ(error_of("sm:\n  max_warp: 4\n"), "sm.yaml:2: sm.max_warp: unknown key");
   EXPECT_EQ(error_of("sm:\n  clock_mhz: fast\n"), "sm.yaml:2: sm.clock_mhz: expected a number, got 'fast'");
 }
