@@ -82,7 +82,7 @@ bool BaselineL1::access_load(Payload& t, uint64_t line, uint64_t c) {
     if (!mshr_.can_merge(*e)) return on_miss_stall(t, line, c, st_.rf_merge);
     e->waiters.push_back(&t);
     tags_.note_access(set, way);  // a hit on the pending line renews it
-    ++st_.loads;
+    count_load(r, 0);
     ++st_.hit_pending;
     return true;
   }
@@ -114,7 +114,7 @@ void BaselineL1::commit_miss(Payload& t, uint64_t line, uint64_t key, uint32_t s
   e.issued_chunks = key_chunks(key);
   e.waiters.push_back(&t);
   queue_downstream(new_downstream(&req_of(t), tlm::TLM_READ_COMMAND, line, key_chunks(key)), c + 1);
-  ++st_.loads;
+  count_load(req_of(t), kFullChunkMask);
   ++st_.misses;
 }
 

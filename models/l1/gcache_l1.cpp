@@ -64,7 +64,7 @@ bool GCacheL1::access_load(Payload& t, uint64_t line, uint64_t c) {
     if (e->no_fill) return reservation_fail(st_.rf_no_fill);
     if (!mshr_.can_merge(*e)) return reservation_fail(st_.rf_merge);
     e->waiters.push_back(&t);
-    ++st_.loads;
+    count_load(r, 0);
     ++st_.hit_pending;
     return true;
   }
@@ -74,7 +74,7 @@ bool GCacheL1::access_load(Payload& t, uint64_t line, uint64_t c) {
   e.issued_chunks = kFullChunkMask;
   e.waiters.push_back(&t);
   queue_downstream(new_downstream(&r, tlm::TLM_READ_COMMAND, line, kFullChunkMask), c + 1);
-  ++st_.loads;
+  count_load(r, kFullChunkMask);
   ++st_.misses;
   update_probes();
   return true;

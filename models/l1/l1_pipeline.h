@@ -57,6 +57,14 @@ class L1Pipeline : public L1Cache {
     return uint32_t(miss_q_.size()) + (c < send_free_cycle_ ? 1 : 0);
   }
   bool miss_queue_full(uint64_t c) const { return miss_queue_used(c) >= params_.miss_queue_entries; }
+  // Counts a load request served, and its sectors: those in `missed` were fetched for it, the others hit.
+  void count_load(const MemReq& r, uint8_t missed) {
+    const uint8_t asked = r.chunk_mask ? r.chunk_mask : kFullChunkMask;
+    const unsigned sectors = unsigned(__builtin_popcount(asked));
+    ++st_.loads;
+    st_.load_sectors += sectors;
+    st_.load_sector_hits += sectors - unsigned(__builtin_popcount(asked & missed));
+  }
   // Counts a reservation fail of the given cause and returns false (for `return reservation_fail(..)`).
   bool reservation_fail(Counter& cause);
   // A new downstream request for `line` carrying (or asking for) `chunks`, attributed to `from`.
@@ -70,7 +78,7 @@ class L1Pipeline : public L1Cache {
     req_of(t).chunks_returned = returned;
     t.set_response_status(tlm::TLM_OK_RESPONSE);
     queue_response(t, ready);
-    ++st_.loads;
+    count_load(req_of(t), 0);
     ++st_.hits;
     update_probes();
   }

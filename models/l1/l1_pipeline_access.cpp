@@ -92,7 +92,7 @@ bool L1Pipeline::bypass_load(Payload& t, uint64_t line, uint64_t c) {
   Payload& d = new_downstream(&r, tlm::TLM_READ_COMMAND, line, r.chunk_mask ? r.chunk_mask : kFullChunkMask);
   req_of(d).owner_cookie = &t;  // a read with an owner is a bypass: its reply answers t directly
   queue_downstream(d, c + 1);
-  ++st_.loads;
+  count_load(r, kFullChunkMask);
   ++st_.bypasses;
   update_probes();
   return true;

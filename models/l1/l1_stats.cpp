@@ -44,6 +44,10 @@ L1Stats::L1Stats(StatGroup& g)
       from_l2_packets(g.counter(
           "from_l2_packets", "32 B packets received from L2: one per returned chunk, at least one per reply",
           "packets")),
+      load_sectors(g.counter("load_sectors", "32 B sectors requested by loads", "sectors")),
+      load_sector_hits(g.counter(
+          "load_sector_hits", "load sectors found valid or already being fetched (not fetched for this load)",
+          "sectors")),
       load_insts(
           g.counter("load_insts", "warp load instructions whose requests reached this L1", "instructions")),
       load_insts_missed(g.counter("load_insts_missed",
@@ -60,6 +64,11 @@ L1Stats::L1Stats(StatGroup& g)
   Counter* lim = &load_insts_missed;
   g.formula("inst_miss_rate", "load_insts_missed / load_insts (paper 000's miss rate)", "ratio",
             [lim, li] { return li->value ? double(lim->value) / double(li->value) : 0.0; });
+  Counter* ls = &load_sectors;
+  Counter* lsh = &load_sector_hits;
+  g.formula("load_sector_hit_rate",
+            "load_sector_hits / load_sectors (Nsight's l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate)",
+            "ratio", [lsh, ls] { return ls->value ? double(lsh->value) / double(ls->value) : 0.0; });
   g.formula("hit_rate", "(hits + hit_pending) / loads", "ratio",
             [h, hp, l] { return l->value ? double(h->value + hp->value) / double(l->value) : 0.0; });
 }

@@ -35,6 +35,8 @@ struct L1Stats {
   Counter& from_l2_bytes;
   Counter& to_l2_packets;      // 32 B flits: one per request plus one per written chunk
   Counter& from_l2_packets;    // 32 B flits: one per returned chunk, at least one per reply
+  Counter& load_sectors;       // 32 B sectors requested by loads (Nsight's l1tex t_sectors of global loads)
+  Counter& load_sector_hits;   // ... found valid or already being fetched (Nsight counts both as hits)
   Counter& load_insts;         // warp load instructions seen (paper 000's per-instruction miss rate)
   Counter& load_insts_missed;  // ... of which at least one request missed, partially hit or bypassed
 };

@@ -119,7 +119,7 @@ bool SectoredL1::access_load(Payload& t, uint64_t line, uint64_t c) {
     queue_downstream(d, c + 1);
     on_fetch(line, fetch);
   }
-  ++st_.loads;
+  count_load(r, chunks_of(Mask(want & fetch)));
   if (!fetch)
     ++st_.hit_pending;
   else if (have)

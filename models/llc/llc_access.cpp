@@ -105,6 +105,9 @@ bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& w
   }
   ++st_.accesses;
   ++st_.writes;
+  const unsigned written = unsigned(__builtin_popcount(a.sectors));
+  st_.sectors += written;
+  st_.sector_hits += written;
   // Applied at once, also under a fill in flight: the fill only writes bytes that are not valid.
   LlcLineState& s = state(set, uint32_t(way));
   payload_to_line(tags_.data(set, uint32_t(way)), t, a.offset, a.bytes);
@@ -115,6 +118,15 @@ bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& w
   t.set_response_status(tlm::TLM_OK_RESPONSE);
   respond_after_latency(t, c);
   return true;
+}
+
+void LlcSlice::count_read_sectors(uint8_t asked, uint8_t fetched) {
+  const unsigned n = unsigned(__builtin_popcount(asked));
+  const unsigned hit = n - unsigned(__builtin_popcount(asked & fetched));
+  st_.sectors += n;
+  st_.sector_hits += hit;
+  st_.read_sectors += n;
+  st_.read_sector_hits += hit;
 }
 
 bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why) {
@@ -132,6 +144,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
     ++st_.reads;
     ++st_.hits;
     ++st_.read_hits;
+    count_read_sectors(a.sectors, 0);
     line_to_payload(t, a.offset, tags_.data(set, uint32_t(way)), a.bytes);
     if (MemReq* r = find_req(t)) {
       r->chunks_returned = a.sectors;
@@ -168,6 +181,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
   ++st_.accesses;
   ++st_.reads;
   ++st_.misses;
+  count_read_sectors(a.sectors, fetch);
   if (way < 0) {
     commit_allocation(key, set, al, true);
     way = al.way;

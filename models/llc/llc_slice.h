@@ -108,6 +108,8 @@ class LlcSlice : public sc_core::sc_module {
   // Accesses (llc_access.cpp): false = reservation fail, nothing changed, `why` set.
   bool try_access(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
   bool try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
+  // Counts a read's sectors: those in `fetched` are fetched for it, the others hit (Nsight's sector counts).
+  void count_read_sectors(uint8_t asked, uint8_t fetched);
   bool try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
   bool plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slots, LlcStall& why);
   void commit_allocation(uint64_t key, uint32_t set, const Allocation& al, bool reserved);

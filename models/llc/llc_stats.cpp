@@ -47,7 +47,17 @@ LlcStats::LlcStats(StatGroup& g)
       input_holds(g.counter("input_holds", "requests whose END_REQ was held because the input queue was full",
                             "requests")),
       bad_requests(g.counter("bad_requests", "requests answered with an error (command, burst, byte enables)",
-                             "requests")) {
+                             "requests")),
+      sectors(g.counter("sectors", "32 B sectors accessed (read and written)", "sectors")),
+      sector_hits(
+          g.counter("sector_hits",
+                    "sectors written (write-allocate without fetch: Nsight counts them as hits) and read "
+                    "sectors not fetched for this access",
+                    "sectors")),
+      read_sectors(g.counter("read_sectors", "32 B sectors requested by reads", "sectors")),
+      read_sector_hits(g.counter("read_sector_hits",
+                                 "read sectors valid or already being fetched (not fetched for this access)",
+                                 "sectors")) {
   for (unsigned i = 0; i < kLlcStallCauses; ++i)
     reservation_fails[i] = &g.counter(
         std::string("reservation_fails_") + to_string(LlcStall(i)),
@@ -61,6 +71,15 @@ LlcStats::LlcStats(StatGroup& g)
   g.formula("hit_rate", "hits / accesses", "ratio", [self] {
     return self->accesses.value ? double(self->hits.value) / double(self->accesses.value) : 0.0;
   });
+  g.formula("sector_hit_rate", "sector_hits / sectors (Nsight's lts__t_sector_hit_rate)", "ratio", [self] {
+    return self->sectors.value ? double(self->sector_hits.value) / double(self->sectors.value) : 0.0;
+  });
+  g.formula("read_sector_hit_rate",
+            "read_sector_hits / read_sectors (Nsight's lts__t_sector_op_read_hit_rate)", "ratio", [self] {
+              return self->read_sectors.value
+                         ? double(self->read_sector_hits.value) / double(self->read_sectors.value)
+                         : 0.0;
+            });
   g.formula("read_hit_rate", "read_hits / reads", "ratio", [self] {
     return self->reads.value ? double(self->read_hits.value) / double(self->reads.value) : 0.0;
   });

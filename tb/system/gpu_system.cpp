@@ -178,12 +178,25 @@ void GpuSystem::add_system_formulas() {
     return ratio(sum_prefix(r, "l1_", "hits") + sum_prefix(r, "l1_", "hit_pending"),
                  sum_prefix(r, "l1_", "loads"));
   });
+  s.formula("l1_load_sector_hit_rate",
+            "L1 load sectors valid or being fetched / load sectors, all SMs (Nsight's "
+            "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate)",
+            "ratio", [&r] {
+              return ratio(sum_prefix(r, "l1_", "load_sector_hits"), sum_prefix(r, "l1_", "load_sectors"));
+            });
   s.formula("l1_reservation_fails", "L1 reservation fails, all SMs", "events",
             [&r] { return sum_prefix(r, "l1_", "reservation_fails"); });
   s.formula("llc_accesses", "LLC accesses, all slices", "accesses",
             [&r] { return sum_prefix(r, "llc", "accesses"); });
   s.formula("llc_hit_rate", "LLC hits / LLC accesses, all slices", "ratio",
             [&r] { return ratio(sum_prefix(r, "llc", "hits"), sum_prefix(r, "llc", "accesses")); });
+  s.formula("llc_sector_hit_rate",
+            "LLC sector hits / sectors, reads and writes (Nsight's lts__t_sector_hit_rate)", "ratio",
+            [&r] { return ratio(sum_prefix(r, "llc", "sector_hits"), sum_prefix(r, "llc", "sectors")); });
+  s.formula("llc_read_sector_hit_rate",
+            "LLC read sector hits / read sectors (lts__t_sector_op_read_hit_rate)", "ratio", [&r] {
+              return ratio(sum_prefix(r, "llc", "read_sector_hits"), sum_prefix(r, "llc", "read_sectors"));
+            });
   s.formula("noc_request_flits", "flits through the request network", "flits",
             [&r] { return sum_prefix(r, "xbar", "req.flits"); });
   s.formula("noc_reply_flits", "flits through the reply network", "flits",

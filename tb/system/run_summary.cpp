@@ -32,9 +32,12 @@ void print_summary(std::ostream& os, const StatGroup& root, const RunResult& res
   row(os, "warp memory instructions", num(v("system.warp_insts")), "instructions");
   row(os, "line requests (L1 accesses)", num(v("system.line_requests")), "requests");
   row(os, "L1 hit rate", pct(v("system.l1_hit_rate")), "%");
+  row(os, "L1 load sector hit rate", pct(v("system.l1_load_sector_hit_rate")), "%");
   row(os, "L1 reservation fails", num(v("system.l1_reservation_fails")), "events");
   row(os, "LLC accesses", num(v("system.llc_accesses")), "accesses");
   row(os, "LLC hit rate", pct(v("system.llc_hit_rate")), "%");
+  row(os, "LLC sector hit rate", pct(v("system.llc_sector_hit_rate")), "%");
+  row(os, "LLC read sector hit rate", pct(v("system.llc_read_sector_hit_rate")), "%");
   row(os, "NoC request flits", num(v("system.noc_request_flits")), "flits");
   row(os, "NoC reply flits", num(v("system.noc_reply_flits")), "flits");
   row(os, "DRAM traffic", num(v("system.dram_bytes")), "bytes");

@@ -32,6 +32,9 @@ TEST(L1Sector, MissFetchesOnlyTheRequestedSectorsAndPartialHitsOnlyTheMissingOne
   EXPECT_EQ(b.sm->results[0].resp_cycle, 12u);
   EXPECT_EQ(b.sm->results[1].resp_cycle, b.sm->results[1].issue_cycle + 1);  // hit latency 1
   EXPECT_EQ(b.sm->results[3].chunks_returned, 0xF);
+  // Nsight-style sector counts: 1 + 1 + 2 + 4 sectors asked, 0 + 1 + 1 + 2 found.
+  EXPECT_EQ(b.stat("load_sectors"), 8u);
+  EXPECT_EQ(b.stat("load_sector_hits"), 4u);
   expect_all_answered(b);
   expect_counts_add_up(b);
 }
@@ -48,6 +51,9 @@ TEST(L1Sector, ASecondMissToALineInFlightRequestsOnlySectorsNotYetRequested) {
   EXPECT_EQ(r[1].resp_cycle, 13u);  // its sector 1 was sent a cycle later
   EXPECT_EQ(r[2].resp_cycle, 14u);  // same fill, one response per cycle
   EXPECT_EQ(static_cast<SectorL1&>(*b.l1).mshrs().size(), 0u);
+  // A sector already being fetched counts as a hit, as Nsight counts it: 0 of 1, 1 of 2, 1 of 1.
+  EXPECT_EQ(b.stat("load_sectors"), 4u);
+  EXPECT_EQ(b.stat("load_sector_hits"), 2u);
   expect_all_answered(b);
 }
 

@@ -97,6 +97,11 @@ TEST(LlcTimed, WriteAllocatesWithoutFetchAndReadOfWrittenSectorHits) {
   EXPECT_EQ(b.stat("writes"), 1);
   EXPECT_EQ(b.stat("line_misses"), 1);
   EXPECT_EQ(b.stat("read_hits"), 1);
+  // Sector counts as Nsight's: the written sector is a hit (allocated without a fetch), so is the read.
+  EXPECT_EQ(b.stat("sectors"), 2);
+  EXPECT_EQ(b.stat("sector_hits"), 2);
+  EXPECT_EQ(b.stat("read_sectors"), 1);
+  EXPECT_EQ(b.stat("read_sector_hits"), 1);
   ByteMask valid = 0, dirty = 0;
   ASSERT_TRUE(b.llc->line_state(kA, &valid, &dirty));
   EXPECT_TRUE(valid == bytes(64, 96));
@@ -119,6 +124,9 @@ TEST(LlcTimed, PartialSectorWriteThenReadFetchesAndMerges) {
   EXPECT_TRUE(valid == bytes(0, 32));
   EXPECT_TRUE(dirty == bytes(4, 8));
   EXPECT_EQ(b.stat("sector_misses"), 1);
+  EXPECT_EQ(b.stat("read_sectors"), 1);  // a partially written sector is fetched: a miss
+  EXPECT_EQ(b.stat("read_sector_hits"), 0);
+  EXPECT_EQ(b.stat("sector_hits"), 1);  // the write
 }
 
 TEST(LlcTimed, FillDoesNotOverwriteStoresAppliedWhileInFlight) {
@@ -208,6 +216,9 @@ TEST(LlcTimed, MshrMergeFetchesOnlySectorsNotYetIssued) {
   EXPECT_EQ(b.stat("mshr_merges"), 2);
   EXPECT_EQ(b.stat("line_misses"), 1);
   EXPECT_EQ(b.stat("sector_misses"), 2);
+  // 1 + 2 + 1 read sectors; sector 0 of the second and third reads was already being fetched: hits.
+  EXPECT_EQ(b.stat("read_sectors"), 4);
+  EXPECT_EQ(b.stat("read_sector_hits"), 2);
   EXPECT_EQ(b.llc->mshr_in_use(), 0u);
 }
 
