@@ -20,6 +20,10 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
   p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
   p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
+  p.store_policy =
+      n.get_choice("store_policy", "write_evict", {"write_evict", "write_allocate"}) == "write_evict"
+          ? StorePolicy::WriteEvict
+          : StorePolicy::WriteAllocate;
   p.tsc = TscParams::from(n.child("tsc"));
   p.tsc_plus = TscPlusParams::from(n.child("tsc_plus"));
   p.dsc = DscParams::from(n.child("dsc"));
@@ -39,6 +43,12 @@ L1Params L1Params::from(const ConfigNode& n) {
       p.design != "bypass_all")
     n.fail("replacement",
            "pdp needs a design that can bypass (baseline, stall_bypass), not '" + p.design + "'");
+  // Store allocation needs sector-granular storage (a partly written sector stays invalid): the designs on
+  // SectoredL1's miss path.
+  if (p.store_policy == StorePolicy::WriteAllocate && p.design != "sector" && p.design != "tsc" &&
+      p.design != "tsc_plus" && p.design != "dsc")
+    n.fail("store_policy",
+           "write_allocate needs a sectored design (sector, tsc, tsc_plus, dsc), not '" + p.design + "'");
   uint64_t set_bytes = uint64_t(p.ways) * p.line_bytes;
   if (p.size_bytes % set_bytes != 0)
     n.fail("size_bytes", std::to_string(p.size_bytes) + " is not a multiple of ways x line_bytes (" +
@@ -55,6 +65,10 @@ L1Params L1Params::from(const ConfigNode& n) {
   if (p.design == "decoupled") p.decoupled.check_against(p.ways);
   n.finish();
   return p;
+}
+
+const char* to_string(StorePolicy p) {
+  return p == StorePolicy::WriteEvict ? "write_evict" : "write_allocate";
 }
 
 }  // namespace gms

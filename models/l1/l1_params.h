@@ -12,6 +12,15 @@
 
 namespace gms {
 
+// What a store does to the L1's copy (every design writes through to L2).
+enum class StorePolicy : uint8_t {
+  WriteEvict,     // no allocation; written sectors (baseline: lines) are invalidated (Fermi)
+  WriteAllocate,  // completely written sectors are installed (a line allocated on a miss), partly written
+                  // valid ones updated, partly written invalid ones left invalid (Accel-Sim's Volta+ L1:
+                  // write-through, lazy fetch on read)
+};
+const char* to_string(StorePolicy p);
+
 struct L1Params {
   std::string design = "baseline";  // a name in the L1 design registry (l1_cache.h)
   double clock_mhz = 1400.0;
@@ -25,6 +34,7 @@ struct L1Params {
   uint32_t miss_queue_entries = 8;
   uint32_t hit_latency = 1;  // cycles from access to response
   bool flush_at_kernel_end = true;
+  StorePolicy store_policy = StorePolicy::WriteEvict;
   // Per-design sections (l1_design_params.h).
   TscParams tsc;
   TscPlusParams tsc_plus;

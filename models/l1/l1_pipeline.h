@@ -39,6 +39,12 @@ class L1Pipeline : public L1Cache {
   // A store to `line` (chunks written: `chunks`) is written through; first the design updates what it
   // holds of the line (write-evict, cancel a pending fill). `functional`: from b_transport, count nothing.
   virtual void on_store(uint64_t line, uint8_t chunks, bool functional) = 0;
+  // The same under l1.store_policy write_allocate (timed stores only): the design may install what the
+  // store t writes. Only the sectored designs accept that policy (l1_params.cpp).
+  virtual void on_store_allocate(Payload& t, uint64_t line, uint8_t chunks) {
+    (void)t;
+    on_store(line, chunks, /*functional=*/false);
+  }
   // A read reply for an MSHR entry (req_of(down).line_addr) arrived in cycle c: install what the design
   // keeps, then answer the waiters (answer_waiters). Owns `down` (release it).
   virtual void on_fill(Payload& down, uint64_t c) = 0;

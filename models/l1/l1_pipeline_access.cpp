@@ -72,7 +72,10 @@ bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
   if (miss_queue_full(c)) return reservation_fail(st_.rf_miss_queue);
   MemReq& r = req_of(t);
   uint8_t mask = r.chunk_mask ? r.chunk_mask : kFullChunkMask;
-  on_store(line, mask, /*functional=*/false);
+  if (params_.store_policy == StorePolicy::WriteAllocate)
+    on_store_allocate(t, line, mask);
+  else
+    on_store(line, mask, /*functional=*/false);
   Payload& w = new_downstream(&r, tlm::TLM_WRITE_COMMAND, line, mask);
   std::memcpy(w.get_data_ptr(), t.get_data_ptr(), kLineBytes);
   unsigned char* be = PayloadPool::enable_bytes(w);

@@ -27,6 +27,9 @@ L1Stats::L1Stats(StatGroup& g)
                            "accesses")),
       write_evicts(
           g.counter("write_evicts", "store hits that invalidated the line (write-evict)", "requests")),
+      store_installs(g.counter("store_installs",
+                               "sectors (granules) installed by stores written completely (write_allocate)",
+                               "sectors")),
       no_fill_marks(g.counter("no_fill_marks", "stores to a line with a fill pending (fill not installed)",
                               "requests")),
       fills(g.counter("fills", "line fills received from L2", "fills")),

@@ -23,8 +23,9 @@ struct L1Stats {
   Counter& rf_miss_queue;
   Counter& rf_merge;
   Counter& rf_no_fill;
-  Counter& write_evicts;   // store hits that invalidated a valid line
-  Counter& no_fill_marks;  // stores that cancelled the install of a pending fill
+  Counter& write_evicts;    // store hits that invalidated a valid line
+  Counter& store_installs;  // granules a store installed (store_policy write_allocate)
+  Counter& no_fill_marks;   // stores that cancelled the install of a pending fill
   Counter& fills;
   Counter& fills_dropped;  // fills answered to waiters but not installed
   Counter& evictions;      // valid lines replaced by a miss allocation

@@ -142,12 +142,52 @@ void SectoredL1::on_store(uint64_t line, uint8_t chunks, bool functional) {
   const Mask w = granules_of_chunks(chunks);
   const Mask here = Mask(cached(line) & w);
   if (here && invalidate(line, here) && !functional) ++st_.write_evicts;
+  mark_stale(line, w, functional);
+}
+
+void SectoredL1::mark_stale(uint64_t line, Mask written, bool functional) {
   if (MshrFile::Entry* e = mshr_.find(line)) {
-    const Mask newly = Mask(pending_of(*e) & w & ~stale_of(*e));
+    const Mask newly = Mask(pending_of(*e) & written & ~stale_of(*e));
     if (newly) {
       set_state(*e, pending_of(*e), Mask(stale_of(*e) | newly));
       if (!functional) ++st_.no_fill_marks;
     }
+  }
+}
+
+// Write-allocate with lazy fetch on read (Accel-Sim's Volta+ L1): valid granules take the written bytes,
+// invalid granules the store writes completely are installed (room made as for a miss; none if every
+// candidate is pending), partly written invalid ones stay invalid (a later load fetches them; L2 has the
+// bytes, the store is written through). A granule whose fill is in flight is marked stale as under
+// write-evict.
+void SectoredL1::on_store_allocate(Payload& t, uint64_t line, uint8_t chunks) {
+  const unsigned char* data = t.get_data_ptr();
+  const unsigned char* be = t.get_byte_enable_ptr();
+  const unsigned be_len = t.get_byte_enable_length();
+  const auto written = [&](unsigned i) {
+    return ((chunks >> (i / kChunkBytes)) & 1u) && (!be || !be_len || be[i % be_len] == TLM_BYTE_ENABLED);
+  };
+  const Mask w = granules_of_chunks(chunks);
+  const Mask here = Mask(cached(line) & w);
+  Mask full = 0;
+  for (unsigned g = 0; g < granules(); ++g) {
+    if (!(w >> g & 1u)) continue;
+    bool all = true;
+    for (unsigned i = g * granule_; i < (g + 1) * granule_; ++i) {
+      if (!written(i)) {
+        all = false;
+      } else if (here >> g & 1u) {
+        patch(line, i, data[i]);
+      }
+    }
+    if (all) full = Mask(full | 1u << g);
+  }
+  MshrFile::Entry* e = mshr_.find(line);
+  const Mask install = Mask(full & ~cached(line) & ~(e ? pending_of(*e) : 0));
+  mark_stale(line, w, false);
+  if (install && reserve(line, install)) {
+    fill(line, install, data);
+    st_.store_installs += unsigned(__builtin_popcount(install));
   }
 }
 

@@ -71,6 +71,9 @@ class SectoredL1 : public L1Pipeline {
  private:
   bool access_load(Payload& t, uint64_t line, uint64_t c) override;
   void on_store(uint64_t line, uint8_t chunks, bool functional) override;
+  void on_store_allocate(Payload& t, uint64_t line, uint8_t chunks) override;
+  // A store's write to granules of a line with a fill pending: those granules' fill is not installed.
+  void mark_stale(uint64_t line, Mask written, bool functional);
   void on_fill(Payload& down, uint64_t c) override;
   bool functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) override;
   void functional_install(uint64_t line, const unsigned char* data) override;

@@ -73,7 +73,9 @@ void FakeSm::process() {
         unsigned char* be = PayloadPool::enable_bytes(t);
         for (unsigned b = 0; b < 128; ++b) {
           t.get_data_ptr()[b] = uint8_t(op_.fill + b);
-          if (op_.mask & (1u << (b / 32))) {
+          // A store with `words` writes only those 8 B words of its chunks (a partly written sector).
+          be[b] = 0;
+          if ((op_.mask & (1u << (b / 32))) && (!op_.words || (op_.words >> (b / 8) & 1u))) {
             be[b] = TLM_BYTE_ENABLED;
             g[b] = uint8_t(op_.fill + b);
           }

@@ -34,7 +34,7 @@ struct SmOp {
   uint64_t not_before = 0;  // earliest issue cycle
   bool wait_prev = false;   // issue only after every earlier response (from the next cycle on)
   uint8_t fill = 0;         // store: byte i of the line = fill + i
-  uint16_t words = 0;       // MemReq::word_mask (8 B words a load touches; 0: all of `mask`)
+  uint16_t words = 0;       // MemReq::word_mask (8 B words a load touches, a store writes; 0: all of `mask`)
 };
 
 struct SmResult {

@@ -79,6 +79,47 @@ TEST(L1Sector, AStoreHitEvictsOnlyTheWrittenSectors) {
   expect_all_answered(b);
 }
 
+TEST(L1Sector, WriteAllocateInstallsCompletelyWrittenSectorsOnly) {
+  // Store policy write_allocate (Accel-Sim's Volta+ L1): sector 0 of A written whole is installed (the line
+  // allocated by the store), sector 1 of A written in one 8 B word stays invalid; the load of sector 0 hits
+  // with the stored bytes, the load of sector 1 fetches.
+  L1Params p = sector_params();
+  p.store_policy = StorePolicy::WriteAllocate;
+  SmOp partial = store(A, 0x2, 0x60);
+  partial.words = 0x10;  // word 4: bytes 32..39, in sector 1
+  Bench b(p, {store(A, 0x1, 0x40), partial, load(A, true, 0x1), load(A, true, 0x2)});
+  sc_core::sc_start();
+  EXPECT_EQ(b.stat("store_installs"), 1u);
+  EXPECT_EQ(b.stat("hits"), 1u);
+  EXPECT_EQ(b.stat("misses"), 1u);
+  EXPECT_EQ(b.stat("write_evicts"), 0u);
+  ASSERT_EQ(b.mem->log_chunks.size(), 3u);  // two writes through, one read of sector 1
+  EXPECT_EQ(b.mem->log_chunks[2], 0x2);
+  EXPECT_EQ(b.stat("load_sector_hits"), 1u);
+  expect_all_answered(b);  // the hit returned the stored bytes, the fetch the merged ones
+}
+
+TEST(L1Sector, WriteAllocateUpdatesValidSectorsInsteadOfEvicting) {
+  L1Params p = sector_params();
+  p.store_policy = StorePolicy::WriteAllocate;
+  SmOp partial = store(A, 0x1, 0x70);
+  partial.words = 0x1;  // 8 bytes of sector 0, which is valid: updated in place
+  Bench b(p, {load(A, true, 0x1), partial, load(A, true, 0x1)});
+  sc_core::sc_start();
+  EXPECT_EQ(b.stat("write_evicts"), 0u);
+  EXPECT_EQ(b.stat("hits"), 1u);  // the second load finds the updated sector
+  EXPECT_EQ(b.stat("store_installs"), 0u);
+  expect_all_answered(b);
+}
+
+TEST(L1Sector, WriteAllocateIsRejectedForWholeLineDesigns) {
+  EXPECT_EQ(l1_params_error("l1:\n  design: baseline\n  store_policy: write_allocate\n"),
+            "t.yaml:3: l1.store_policy: write_allocate needs a sectored design (sector, tsc, tsc_plus, dsc), "
+            "not 'baseline'");
+  EXPECT_EQ(l1_params_error("l1:\n  store_policy: allocate\n"),
+            "t.yaml:2: l1.store_policy: 'allocate' is not one of: write_evict, write_allocate");
+}
+
 TEST(L1Sector, AStoreToAPendingSectorKeepsItsFillOutAndLaterLoadsWait) {
   Bench b(sector_params(), {load(A, false, 0x1), store(A, 0x1, 0x40, false), load(A, false, 0x1)});
   sc_core::sc_start();
@@ -98,6 +139,24 @@ TEST(L1Sector, EveryRequestGetsOneResponseWithTheRightBytesUnderStress) {
   EXPECT_GT(b.stat("hit_pending"), 0u);
   EXPECT_GT(b.stat("rf_no_fill") + b.stat("no_fill_marks"), 0u);
   EXPECT_GT(b.stat("rf_mshr"), 0u);
+  EXPECT_EQ(static_cast<SectorL1&>(*b.l1).mshrs().size(), 0u);
+  expect_all_answered(b);
+}
+
+TEST(L1Sector, WriteAllocateEveryRequestGetsOneResponseWithTheRightBytesUnderStress) {
+  // Random loads and stores, some stores writing single words (partly written sectors).
+  L1Params p = tight(sector_params());
+  p.store_policy = StorePolicy::WriteAllocate;
+  std::vector<SmOp> ops = random_ops(11, 800);
+  Rng rng(3);
+  for (SmOp& o : ops)
+    if (o.kind == SmOp::Store && rng.below(2)) o.words = uint16_t(1u << rng.below(16));
+  Bench b(p, ops, BenchOptions{7});
+  sc_core::sc_start();
+  EXPECT_EQ(b.stat("requests"), 800u);
+  expect_counts_add_up(b);
+  EXPECT_GT(b.stat("store_installs"), 0u);
+  EXPECT_GT(b.stat("hits"), 0u);
   EXPECT_EQ(static_cast<SectorL1&>(*b.l1).mshrs().size(), 0u);
   expect_all_answered(b);
 }
