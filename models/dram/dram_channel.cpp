@@ -217,7 +217,7 @@ void DramChannel::record(const IssueResult& res, uint64_t c) {
   }
   (res.cmd == DramCommand::Write ? bytes_written_ : bytes_read_) += p_.burst_bytes();
   if (res.finished) {
-    in_flight_.push(InFlight{res.req, res.data_end});
+    in_flight_.push(InFlight{res.req, res.data_end + p_.controller_latency});
     note_queue_change(c);
   }
 }

@@ -89,6 +89,7 @@ DramParams DramParams::from(const ConfigNode& n) {
   t("tWR", p.tWR, 0);
   t("tWTR", p.tWTR, 0);
   t("tRTW", p.tRTW, 0);
+  p.controller_latency = uint32_t(n.get_uint("controller_latency", p.controller_latency, 0, 100000));
   p.queue_size = uint32_t(n.get_uint("queue_size", p.queue_size, 1, 1024));
   p.scheduler = n.get_choice("scheduler", "frfcfs", {"frfcfs", "fcfs"}) == "fcfs" ? SchedulerPolicy::Fcfs
                                                                                   : SchedulerPolicy::FrFcfs;

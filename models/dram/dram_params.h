@@ -22,6 +22,9 @@ struct DramParams {
   uint32_t data_rate = 4;  // data beats per command clock
   uint32_t tCL = 12, tCWL = 4, tRP = 12, tRC = 40, tRAS = 28, tRCD = 12, tRRD = 6, tCCD = 2, tWR = 12,
            tWTR = 5, tRTW = 2;
+  // Fixed latency of the controller's front and back end and the PHY, added to every response (as
+  // DRAMSys' front-end/back-end latencies): what a measured load-to-use latency has beyond the bank timing.
+  uint32_t controller_latency = 0;
   uint32_t queue_size = 32;
   SchedulerPolicy scheduler = SchedulerPolicy::FrFcfs;
   // Bit positions of the channel-local address; empty = derived from the geometry by from() /

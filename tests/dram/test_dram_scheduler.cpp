@@ -139,3 +139,18 @@ TEST(DramScheduler, TracedChannelWritesProbes) {
   EXPECT_NE(text.str().find("b11 "), std::string::npos);   // row_hits reached 3
   EXPECT_NE(text.str().find("b100 "), std::string::npos);  // four requests queued at once
 }
+
+// controller_latency delays every response by a fixed number of cycles and leaves the bank timing alone:
+// the same schedule as FrFcfsServesYoungerRowHitBeforeOlderConflict, each response 25 cycles later.
+TEST(DramScheduler, ControllerLatencyDelaysEveryResponseExactly) {
+  gms::DramParams p;
+  p.controller_latency = 25;
+  gms::Clock clk(p.clock_mhz);
+  Rig rig(p, hit_behind_conflict(clk.period_ps()));
+  rig.run();
+  const uint64_t burst = p.burst_cycles();
+  EXPECT_EQ(rig.ini->response_order, (std::vector<size_t>{0, 2, 1}));
+  EXPECT_EQ(rig.cycle_of(rig.req(0).response_ps), p.tRCD + p.tCL + burst + 25);
+  EXPECT_EQ(rig.cycle_of(rig.req(2).response_ps), 30 + p.tCL + burst + 25);
+  EXPECT_EQ(rig.cycle_of(rig.req(1).response_ps), 70u + 25);
+}
