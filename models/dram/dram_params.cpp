@@ -1,5 +1,6 @@
 #include "models/dram/dram_params.h"
 
+#include <algorithm>
 #include <set>
 
 #include "models/common/mem_req.h"
@@ -14,11 +15,17 @@ unsigned log2_exact(uint64_t pow2) {
 
 void DramParams::default_mapping() {
   unsigned b = log2_exact(burst_bytes());
+  const unsigned columns = log2_exact(row_bytes / burst_bytes());
+  // A request is one line in one bank, so the group bits start above the line's own columns.
+  const unsigned line_columns = std::min(columns, log2_exact(kLineBytes / burst_bytes()));
+  const unsigned bank_total = log2_exact(banks), group = std::min(bank_total, log2_exact(bank_groups));
   column_bits.clear();
   bank_bits.clear();
   row_bits.clear();
-  for (unsigned i = 0; i < log2_exact(row_bytes / burst_bytes()); ++i) column_bits.push_back(b++);
-  for (unsigned i = 0; i < log2_exact(banks); ++i) bank_bits.push_back(b++);
+  for (unsigned i = 0; i < line_columns; ++i) column_bits.push_back(b++);
+  for (unsigned i = 0; i < group; ++i) bank_bits.push_back(b++);
+  for (unsigned i = line_columns; i < columns; ++i) column_bits.push_back(b++);
+  for (unsigned i = group; i < bank_total; ++i) bank_bits.push_back(b++);
   for (unsigned i = 0; i < 16; ++i) row_bits.push_back(b++);
 }
 
@@ -73,6 +80,7 @@ DramParams DramParams::from(const ConfigNode& n) {
   p.channels = uint32_t(n.get_uint("channels", p.channels, 1, 64));
   p.clock_mhz = n.get_double("clock_mhz", p.clock_mhz, 1.0, 20000.0);
   p.banks = uint32_t(n.get_pow2("banks", p.banks, 1, 1024));
+  p.bank_groups = uint32_t(n.get_pow2("bank_groups", p.bank_groups, 1, 1024));
   p.row_bytes = uint32_t(n.get_pow2("row_bytes", p.row_bytes, 64, 1u << 20));
   p.bus_bytes = uint32_t(n.get_pow2("bus_bytes", p.bus_bytes, 1, 128));
   p.burst_length = uint32_t(n.get_pow2("burst_length", p.burst_length, 1, 64));
@@ -89,6 +97,8 @@ DramParams DramParams::from(const ConfigNode& n) {
   t("tWR", p.tWR, 0);
   t("tWTR", p.tWTR, 0);
   t("tRTW", p.tRTW, 0);
+  t("tCCDL", p.tCCDL, 1);
+  t("tRRDL", p.tRRDL, 1);
   p.queue_size = uint32_t(n.get_uint("queue_size", p.queue_size, 1, 1024));
   p.scheduler = n.get_choice("scheduler", "frfcfs", {"frfcfs", "fcfs"}) == "fcfs" ? SchedulerPolicy::Fcfs
                                                                                   : SchedulerPolicy::FrFcfs;
@@ -107,6 +117,14 @@ DramParams DramParams::from(const ConfigNode& n) {
            "tRC (" + std::to_string(p.tRC) + ") < tRAS + tRP (" + std::to_string(p.tRAS + p.tRP) + ")");
   if (p.tRAS < p.tRCD)
     n.fail("tRAS", "tRAS (" + std::to_string(p.tRAS) + ") < tRCD (" + std::to_string(p.tRCD) + ")");
+  if (p.bank_groups > p.banks)
+    n.fail("bank_groups", std::to_string(p.bank_groups) + " groups need at least as many banks (banks = " +
+                              std::to_string(p.banks) + ")");
+  // The long (same-group) spacings only apply with groups; without them they are ignored.
+  if (p.bank_groups > 1 && p.tCCDL && p.tCCDL < p.tCCD)
+    n.fail("tCCDL", "tCCDL (" + std::to_string(p.tCCDL) + ") < tCCD (" + std::to_string(p.tCCD) + ")");
+  if (p.bank_groups > 1 && p.tRRDL && p.tRRDL < p.tRRD)
+    n.fail("tRRDL", "tRRDL (" + std::to_string(p.tRRDL) + ") < tRRD (" + std::to_string(p.tRRD) + ")");
 
   p.default_mapping();
   ConfigNode m = n.child("mapping");

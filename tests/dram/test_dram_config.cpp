@@ -43,6 +43,26 @@ TEST(DramConfig, DefaultsAreThePapersGddr5Channel) {
   EXPECT_EQ(q.tCL, 10u);
 }
 
+TEST(DramConfig, BankGroupKeys) {
+  gms::DramParams d = load("dram: {}\n");
+  EXPECT_EQ(d.bank_groups, 1u);
+  EXPECT_EQ(d.tCCDL, 0u);  // 0 = the short value
+  EXPECT_EQ(d.ccd_long(), d.tCCD);
+  EXPECT_EQ(d.rrd_long(), d.tRRD);
+  gms::DramParams g = load("dram: {bank_groups: 4, tCCDL: 3, tRRDL: 8}\n");
+  EXPECT_EQ(g.bank_groups, 4u);
+  EXPECT_EQ(g.ccd_long(), 3u);
+  EXPECT_EQ(g.rrd_long(), 8u);
+  // Group bits right above the line's two 64 B columns, then the other columns, then the bank in its group.
+  EXPECT_EQ(g.column_bits, (std::vector<unsigned>{6, 9, 10, 11, 12}));
+  EXPECT_EQ(g.bank_bits, (std::vector<unsigned>{7, 8, 13, 14}));
+  EXPECT_EQ(g.row_bits, range(15, 16));
+  // Without groups the long values are ignored.
+  gms::DramParams one = load("dram: {tCCDL: 1, tRRDL: 1}\n");
+  EXPECT_EQ(one.ccd_long(), one.tCCD);
+  EXPECT_EQ(one.rrd_long(), one.tRRD);
+}
+
 TEST(DramConfig, MappingFieldsDecodeAsConfigured) {
   gms::DramParams p = load(
       "dram:\n"
@@ -86,6 +106,15 @@ TEST(DramConfig, BadConfigsNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("dram: {queue_size: 0}\n").find("dram.queue_size"), std::string::npos);
   EXPECT_NE(error_of("dram: {tcl: 12}\n").find("dram.tcl"), std::string::npos);  // unknown key (typo)
+  EXPECT_NE(error_of("dram: {bank_groups: 3}\n").find("t.yaml:1: dram.bank_groups: value 3 must be a power"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {banks: 4, bank_groups: 8}\n")
+                .find("dram.bank_groups: 8 groups need at least as many banks (banks = 4)"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {bank_groups: 4, tCCDL: 1}\n").find("dram.tCCDL: tCCDL (1) < tCCD (2)"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {bank_groups: 4, tRRDL: 5}\n").find("dram.tRRDL: tRRDL (5) < tRRD (6)"),
+            std::string::npos);
   const std::string overlap =
       "dram:\n  mapping:\n    column_bits: [6, 7, 8, 9, 10]\n    bank_bits: [10, 11, 12, 13]\n"
       "    row_bits: [14, 15]\n";
