@@ -1,9 +1,11 @@
 #include "models/dram/dram_params.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <set>
 
 #include "models/common/mem_req.h"
+#include "models/dram/dram_standards.h"
 
 namespace gms {
 
@@ -76,7 +78,8 @@ void check_mapping(const ConfigNode& m, const DramParams& p) {
 }  // namespace
 
 DramParams DramParams::from(const ConfigNode& n) {
-  DramParams p;
+  const std::string standard = n.get_choice("standard", "gddr5", dram_standard_names());
+  DramParams p = dram_standard(dram_standard_of(standard));
   p.channels = uint32_t(n.get_uint("channels", p.channels, 1, 64));
   p.clock_mhz = n.get_double("clock_mhz", p.clock_mhz, 1.0, 20000.0);
   p.banks = uint32_t(n.get_pow2("banks", p.banks, 1, 1024));
@@ -112,19 +115,34 @@ DramParams DramParams::from(const ConfigNode& n) {
                                " B) must lie in [32, 128] B");
   if (p.row_bytes < p.burst_bytes() || p.row_bytes < kLineBytes)
     n.fail("row_bytes", "a row must hold at least one 128 B line and one burst");
+  // A cross-field error names the first of its keys the YAML gives (the others may be the standard's
+  // defaults), and a value that came from a standard other than gddr5 says so.
+  auto named = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (n.has(k)) return k;
+    return *keys.begin();
+  };
+  auto val = [&](const char* key, uint64_t v) {
+    return std::to_string(v) +
+           (n.has(key) || p.standard == DramStandard::Gddr5 ? "" : ", " + standard + "'s");
+  };
   if (p.tRC < p.tRAS + p.tRP)
-    n.fail("tRC",
-           "tRC (" + std::to_string(p.tRC) + ") < tRAS + tRP (" + std::to_string(p.tRAS + p.tRP) + ")");
+    n.fail(named({"tRC", "tRAS", "tRP"}),
+           "tRC (" + val("tRC", p.tRC) + ") < tRAS + tRP (" + std::to_string(p.tRAS + p.tRP) + ")");
   if (p.tRAS < p.tRCD)
-    n.fail("tRAS", "tRAS (" + std::to_string(p.tRAS) + ") < tRCD (" + std::to_string(p.tRCD) + ")");
+    n.fail(named({"tRAS", "tRCD"}),
+           "tRAS (" + val("tRAS", p.tRAS) + ") < tRCD (" + val("tRCD", p.tRCD) + ")");
   if (p.bank_groups > p.banks)
-    n.fail("bank_groups", std::to_string(p.bank_groups) + " groups need at least as many banks (banks = " +
-                              std::to_string(p.banks) + ")");
+    n.fail(named({"bank_groups", "banks"}), "bank_groups (" + val("bank_groups", p.bank_groups) +
+                                                ") > banks (" + val("banks", p.banks) +
+                                                "): each group needs a bank");
   // The long (same-group) spacings only apply with groups; without them they are ignored.
   if (p.bank_groups > 1 && p.tCCDL && p.tCCDL < p.tCCD)
-    n.fail("tCCDL", "tCCDL (" + std::to_string(p.tCCDL) + ") < tCCD (" + std::to_string(p.tCCD) + ")");
+    n.fail(named({"tCCDL", "tCCD"}),
+           "tCCDL (" + val("tCCDL", p.tCCDL) + ") < tCCD (" + val("tCCD", p.tCCD) + ")");
   if (p.bank_groups > 1 && p.tRRDL && p.tRRDL < p.tRRD)
-    n.fail("tRRDL", "tRRDL (" + std::to_string(p.tRRDL) + ") < tRRD (" + std::to_string(p.tRRD) + ")");
+    n.fail(named({"tRRDL", "tRRD"}),
+           "tRRDL (" + val("tRRDL", p.tRRDL) + ") < tRRD (" + val("tRRD", p.tRRD) + ")");
 
   p.default_mapping();
   ConfigNode m = n.child("mapping");

@@ -13,9 +13,12 @@
 namespace gms {
 
 enum class SchedulerPolicy : uint8_t { FrFcfs, Fcfs };
+// The standard whose defaults the parameters started from (dram_standards.h).
+enum class DramStandard : uint8_t { Gddr5, Hbm3 };
 
 struct DramParams {
-  uint32_t channels = 6;  // read by the system builder
+  DramStandard standard = DramStandard::Gddr5;
+  uint32_t channels = 6;  // read by the system builder; not part of a standard
   double clock_mhz = 924.0;
   uint32_t banks = 16;
   // Banks of one group share tCCDL and tRRDL; the group of a bank is its low log2(bank_groups) bits (the
@@ -51,6 +54,7 @@ struct DramParams {
   // Fills empty fields with the defaults (for params built in code rather than from YAML).
   void resolve_mapping();
 
+  // `standard` first fills every default (dram_standards.h), then each key given overrides it.
   static DramParams from(const ConfigNode& n);
 };
 
