@@ -203,10 +203,12 @@ IssueResult CommandScheduler::issue_column(int16_t s, uint64_t c) {
   if (r.bursts == 0) {
     res.finished = true;
     remove(s);
-    refresh(b);
+    if (!timing_.groups()) refresh(b);
   }
-  // Otherwise the bank's candidates stand: the request stays its oldest row hit, a read or write
-  // changes no column readiness of its bank, and it keeps any PRE from being a candidate.
+  // Without bank groups the bank's candidates otherwise stand: the request stays its oldest row hit, a
+  // read or write changes no column readiness of its bank, and it keeps any PRE from being a candidate.
+  // With groups, tCCDL moved the column readiness of every bank of the group.
+  if (timing_.groups()) refresh_group(b);
   return res;
 }
 
@@ -224,8 +226,17 @@ IssueResult CommandScheduler::issue_row(int16_t s, uint64_t c) {
     res.cmd = DramCommand::Act;
   }
   res.req = r;
-  refresh(b);
+  if (res.cmd == DramCommand::Act && timing_.groups())
+    refresh_group(b);  // tRRDL moved the ACT readiness of the whole group
+  else
+    refresh(b);
   return res;
+}
+
+void CommandScheduler::refresh_group(uint32_t bank) {
+  const uint32_t step = timing_.group_count();
+  for (uint32_t b = timing_.group_of(bank); b < bank_queue_.size(); b += step)
+    if (b == bank || !bank_queue_[b].empty()) refresh(b);  // an empty bank has no candidates to move
 }
 
 }  // namespace gms

@@ -6,9 +6,10 @@
 //    banks open their rows while a request waits (bank parallelism). FR-FCFS does not close a row
 //    that queued requests still hit.
 // Requests to the same line keep their order when either is a write (read-after-write safety).
-// Candidates are cached per bank and refreshed only for the bank a change touches; per-kind minima over
-// the banks make a cycle with nothing ready O(1), and issuing a command costs O(banks with requests).
-// Nothing allocates after construction.
+// Candidates are cached per bank and refreshed only for the banks a change touches (the bank; with bank
+// groups, after a RD/WR or ACT, every bank of its group); per-kind minima over the banks make a cycle with
+// nothing ready O(1), and issuing a command costs O(banks with requests). Nothing allocates after
+// construction.
 #pragma once
 #include <tlm.h>
 
@@ -112,6 +113,8 @@ class CommandScheduler {
   // The oldest candidate of the given kinds ready at c (kNone if none).
   int16_t pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const;
   void refresh(uint32_t bank);
+  // refresh() for the bank and every bank of its group that holds requests (bank groups in force).
+  void refresh_group(uint32_t bank);
   IssueResult issue_column(int16_t slot, uint64_t c);
   IssueResult issue_row(int16_t slot, uint64_t c);
   void remove(int16_t slot);

@@ -13,6 +13,8 @@ DramParams resolved(DramParams p) {
 const DramParams& checked(const DramParams& p) {
   if (p.bank_bits.size() != log2_exact(p.banks) || (1u << p.bank_bits.size()) != p.banks)
     throw std::invalid_argument("DramParams: banks must be a power of two matching bank_bits");
+  if (p.bank_groups == 0 || (p.bank_groups & (p.bank_groups - 1)) || p.bank_groups > p.banks)
+    throw std::invalid_argument("DramParams: bank_groups must be a power of two, at most banks");
   if (p.burst_length % p.data_rate || p.burst_bytes() < kChunkBytes || p.burst_bytes() > kLineBytes ||
       p.queue_size == 0 || p.queue_size > 1024)
     throw std::invalid_argument("DramParams: burst geometry or queue_size out of range");

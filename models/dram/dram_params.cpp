@@ -1,8 +1,11 @@
 #include "models/dram/dram_params.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <set>
 
 #include "models/common/mem_req.h"
+#include "models/dram/dram_standards.h"
 
 namespace gms {
 
@@ -14,11 +17,17 @@ unsigned log2_exact(uint64_t pow2) {
 
 void DramParams::default_mapping() {
   unsigned b = log2_exact(burst_bytes());
+  const unsigned columns = log2_exact(row_bytes / burst_bytes());
+  // A request is one line in one bank, so the group bits start above the line's own columns.
+  const unsigned line_columns = std::min(columns, log2_exact(kLineBytes / burst_bytes()));
+  const unsigned bank_total = log2_exact(banks), group = std::min(bank_total, log2_exact(bank_groups));
   column_bits.clear();
   bank_bits.clear();
   row_bits.clear();
-  for (unsigned i = 0; i < log2_exact(row_bytes / burst_bytes()); ++i) column_bits.push_back(b++);
-  for (unsigned i = 0; i < log2_exact(banks); ++i) bank_bits.push_back(b++);
+  for (unsigned i = 0; i < line_columns; ++i) column_bits.push_back(b++);
+  for (unsigned i = 0; i < group; ++i) bank_bits.push_back(b++);
+  for (unsigned i = line_columns; i < columns; ++i) column_bits.push_back(b++);
+  for (unsigned i = group; i < bank_total; ++i) bank_bits.push_back(b++);
   for (unsigned i = 0; i < 16; ++i) row_bits.push_back(b++);
 }
 
@@ -69,10 +78,12 @@ void check_mapping(const ConfigNode& m, const DramParams& p) {
 }  // namespace
 
 DramParams DramParams::from(const ConfigNode& n) {
-  DramParams p;
+  const std::string standard = n.get_choice("standard", "gddr5", dram_standard_names());
+  DramParams p = dram_standard(dram_standard_of(standard));
   p.channels = uint32_t(n.get_uint("channels", p.channels, 1, 64));
   p.clock_mhz = n.get_double("clock_mhz", p.clock_mhz, 1.0, 20000.0);
   p.banks = uint32_t(n.get_pow2("banks", p.banks, 1, 1024));
+  p.bank_groups = uint32_t(n.get_pow2("bank_groups", p.bank_groups, 1, 1024));
   p.row_bytes = uint32_t(n.get_pow2("row_bytes", p.row_bytes, 64, 1u << 20));
   p.bus_bytes = uint32_t(n.get_pow2("bus_bytes", p.bus_bytes, 1, 128));
   p.burst_length = uint32_t(n.get_pow2("burst_length", p.burst_length, 1, 64));
@@ -89,6 +100,8 @@ DramParams DramParams::from(const ConfigNode& n) {
   t("tWR", p.tWR, 0);
   t("tWTR", p.tWTR, 0);
   t("tRTW", p.tRTW, 0);
+  t("tCCDL", p.tCCDL, 1);
+  t("tRRDL", p.tRRDL, 1);
   p.controller_latency = uint32_t(n.get_uint("controller_latency", p.controller_latency, 0, 100000));
   p.queue_size = uint32_t(n.get_uint("queue_size", p.queue_size, 1, 1024));
   p.scheduler = n.get_choice("scheduler", "frfcfs", {"frfcfs", "fcfs"}) == "fcfs" ? SchedulerPolicy::Fcfs
@@ -103,11 +116,34 @@ DramParams DramParams::from(const ConfigNode& n) {
                                " B) must lie in [32, 128] B");
   if (p.row_bytes < p.burst_bytes() || p.row_bytes < kLineBytes)
     n.fail("row_bytes", "a row must hold at least one 128 B line and one burst");
+  // A cross-field error names the first of its keys the YAML gives (the others may be the standard's
+  // defaults), and a value that came from a standard other than gddr5 says so.
+  auto named = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (n.has(k)) return k;
+    return *keys.begin();
+  };
+  auto val = [&](const char* key, uint64_t v) {
+    return std::to_string(v) +
+           (n.has(key) || p.standard == DramStandard::Gddr5 ? "" : ", " + standard + "'s");
+  };
   if (p.tRC < p.tRAS + p.tRP)
-    n.fail("tRC",
-           "tRC (" + std::to_string(p.tRC) + ") < tRAS + tRP (" + std::to_string(p.tRAS + p.tRP) + ")");
+    n.fail(named({"tRC", "tRAS", "tRP"}),
+           "tRC (" + val("tRC", p.tRC) + ") < tRAS + tRP (" + std::to_string(p.tRAS + p.tRP) + ")");
   if (p.tRAS < p.tRCD)
-    n.fail("tRAS", "tRAS (" + std::to_string(p.tRAS) + ") < tRCD (" + std::to_string(p.tRCD) + ")");
+    n.fail(named({"tRAS", "tRCD"}),
+           "tRAS (" + val("tRAS", p.tRAS) + ") < tRCD (" + val("tRCD", p.tRCD) + ")");
+  if (p.bank_groups > p.banks)
+    n.fail(named({"bank_groups", "banks"}), "bank_groups (" + val("bank_groups", p.bank_groups) +
+                                                ") > banks (" + val("banks", p.banks) +
+                                                "): each group needs a bank");
+  // The long (same-group) spacings only apply with groups; without them they are ignored.
+  if (p.bank_groups > 1 && p.tCCDL && p.tCCDL < p.tCCD)
+    n.fail(named({"tCCDL", "tCCD"}),
+           "tCCDL (" + val("tCCDL", p.tCCDL) + ") < tCCD (" + val("tCCD", p.tCCD) + ")");
+  if (p.bank_groups > 1 && p.tRRDL && p.tRRDL < p.tRRD)
+    n.fail(named({"tRRDL", "tRRD"}),
+           "tRRDL (" + val("tRRDL", p.tRRDL) + ") < tRRD (" + val("tRRD", p.tRRD) + ")");
 
   p.default_mapping();
   ConfigNode m = n.child("mapping");

@@ -4,6 +4,7 @@
 #include "models/common/config.h"
 #include "models/dram/dram_mapping.h"
 #include "models/dram/dram_params.h"
+#include "models/dram/dram_standards.h"
 
 namespace {
 gms::DramParams load(const std::string& yaml) {
@@ -41,6 +42,116 @@ TEST(DramConfig, DefaultsAreThePapersGddr5Channel) {
   EXPECT_EQ(q.bank_bits, range(10, 3));
   EXPECT_EQ(q.scheduler, gms::SchedulerPolicy::Fcfs);
   EXPECT_EQ(q.tCL, 10u);
+}
+
+TEST(DramConfig, BankGroupKeys) {
+  gms::DramParams d = load("dram: {}\n");
+  EXPECT_EQ(d.bank_groups, 1u);
+  EXPECT_EQ(d.tCCDL, 0u);  // 0 = the short value
+  EXPECT_EQ(d.ccd_long(), d.tCCD);
+  EXPECT_EQ(d.rrd_long(), d.tRRD);
+  gms::DramParams g = load("dram: {bank_groups: 4, tCCDL: 3, tRRDL: 8}\n");
+  EXPECT_EQ(g.bank_groups, 4u);
+  EXPECT_EQ(g.ccd_long(), 3u);
+  EXPECT_EQ(g.rrd_long(), 8u);
+  // Group bits right above the line's two 64 B columns, then the other columns, then the bank in its group.
+  EXPECT_EQ(g.column_bits, (std::vector<unsigned>{6, 9, 10, 11, 12}));
+  EXPECT_EQ(g.bank_bits, (std::vector<unsigned>{7, 8, 13, 14}));
+  EXPECT_EQ(g.row_bits, range(15, 16));
+  // Without groups the long values are ignored.
+  gms::DramParams one = load("dram: {tCCDL: 1, tRRDL: 1}\n");
+  EXPECT_EQ(one.ccd_long(), one.tCCD);
+  EXPECT_EQ(one.rrd_long(), one.tRRD);
+}
+
+namespace {
+// Every field DramParams has, so a test can compare two whole parameter sets.
+void expect_same(const gms::DramParams& a, const gms::DramParams& b) {
+  EXPECT_EQ(a.standard, b.standard);
+  EXPECT_EQ(a.channels, b.channels);
+  EXPECT_DOUBLE_EQ(a.clock_mhz, b.clock_mhz);
+  EXPECT_EQ(a.banks, b.banks);
+  EXPECT_EQ(a.bank_groups, b.bank_groups);
+  EXPECT_EQ(a.row_bytes, b.row_bytes);
+  EXPECT_EQ(a.bus_bytes, b.bus_bytes);
+  EXPECT_EQ(a.burst_length, b.burst_length);
+  EXPECT_EQ(a.data_rate, b.data_rate);
+  EXPECT_EQ(std::vector<uint32_t>({a.tCL, a.tCWL, a.tRP, a.tRC, a.tRAS, a.tRCD, a.tRRD, a.tCCD, a.tWR, a.tWTR,
+                                   a.tRTW, a.tCCDL, a.tRRDL}),
+            std::vector<uint32_t>({b.tCL, b.tCWL, b.tRP, b.tRC, b.tRAS, b.tRCD, b.tRRD, b.tCCD, b.tWR, b.tWTR,
+                                   b.tRTW, b.tCCDL, b.tRRDL}));
+  EXPECT_EQ(a.queue_size, b.queue_size);
+  EXPECT_EQ(a.scheduler, b.scheduler);
+  EXPECT_EQ(a.column_bits, b.column_bits);
+  EXPECT_EQ(a.bank_bits, b.bank_bits);
+  EXPECT_EQ(a.row_bits, b.row_bits);
+}
+}  // namespace
+
+TEST(DramConfig, StandardGddr5IsTheDefault) {
+  gms::DramParams code;
+  code.resolve_mapping();
+  expect_same(load("dram: {}\n"), code);
+  expect_same(load("dram: {standard: gddr5}\n"), code);
+  EXPECT_EQ(code.standard, gms::DramStandard::Gddr5);
+}
+
+// The table of docs/blocks/dram.md ("Standards: gddr5, hbm3").
+TEST(DramConfig, StandardHbm3GivesTheListedValues) {
+  gms::DramParams p = load("dram: {standard: hbm3}\n");
+  EXPECT_EQ(p.standard, gms::DramStandard::Hbm3);
+  EXPECT_EQ(p.channels, 6u);  // not the standard's: the H100 preset sets 40
+  EXPECT_DOUBLE_EQ(p.clock_mhz, 2619.0);
+  EXPECT_EQ(p.bus_bytes, 16u);
+  EXPECT_EQ(p.burst_length, 2u);
+  EXPECT_EQ(p.data_rate, 2u);
+  EXPECT_EQ(p.burst_bytes(), 32u);
+  EXPECT_EQ(p.burst_cycles(), 1u);
+  EXPECT_EQ(p.banks, 128u);
+  EXPECT_EQ(p.bank_groups, 32u);
+  EXPECT_EQ(p.row_bytes, 1024u);
+  EXPECT_EQ(p.tCL, 33u);
+  EXPECT_EQ(p.tCWL, 17u);
+  EXPECT_EQ(p.tRCD, 51u);
+  EXPECT_EQ(p.tRP, 43u);
+  EXPECT_EQ(p.tRAS, 74u);
+  EXPECT_EQ(p.tRC, 118u);
+  EXPECT_EQ(p.tRRD, 2u);
+  EXPECT_EQ(p.tRRDL, 9u);
+  EXPECT_EQ(p.tCCD, 1u);
+  EXPECT_EQ(p.tCCDL, 8u);
+  EXPECT_EQ(p.tWR, 56u);
+  EXPECT_EQ(p.tWTR, 14u);
+  EXPECT_EQ(p.tRTW, 16u);
+  EXPECT_EQ(p.queue_size, 32u);
+  EXPECT_EQ(p.scheduler, gms::SchedulerPolicy::FrFcfs);
+  // 83.808 GB/s per channel; 40 channels: 3352 GB/s, the H100 SXM5's 3.35 TB/s.
+  EXPECT_DOUBLE_EQ(p.peak_gbps(), 16.0 * 2 * 2619e6 / 1e9);
+  EXPECT_NEAR(40 * p.peak_gbps(), 3352.3, 0.05);
+  // Byte 0-4, the line's 4 bursts at 5-6, the 32 groups at 7-11, other columns 12-14, bank in group 15-16.
+  EXPECT_EQ(p.column_bits, (std::vector<unsigned>{5, 6, 12, 13, 14}));
+  EXPECT_EQ(p.bank_bits, (std::vector<unsigned>{7, 8, 9, 10, 11, 15, 16}));
+  EXPECT_EQ(p.row_bits, range(17, 16));
+  expect_same(p, [] {
+    gms::DramParams q = gms::dram_standard(gms::DramStandard::Hbm3);
+    q.resolve_mapping();
+    return q;
+  }());
+}
+
+// The standard is applied first, then every key given, wherever the key stands in the map.
+TEST(DramConfig, ExplicitKeysOverrideTheStandard) {
+  gms::DramParams p = load("dram: {tCL: 40, banks: 64, standard: hbm3, tCCDL: 6}\n");
+  EXPECT_EQ(p.tCL, 40u);
+  EXPECT_EQ(p.banks, 64u);
+  EXPECT_EQ(p.tCCDL, 6u);
+  EXPECT_EQ(p.tRCD, 51u);  // the rest stays hbm3
+  EXPECT_EQ(p.bank_groups, 32u);
+  EXPECT_EQ(p.bank_bits, (std::vector<unsigned>{7, 8, 9, 10, 11, 15}));  // 2 banks per group
+  gms::DramParams g = load("dram: {bank_groups: 4, tCCDL: 3, standard: gddr5}\n");
+  EXPECT_EQ(g.bank_groups, 4u);
+  EXPECT_EQ(g.tCCDL, 3u);
+  EXPECT_EQ(g.tCL, 12u);
 }
 
 TEST(DramConfig, MappingFieldsDecodeAsConfigured) {
@@ -86,6 +197,24 @@ TEST(DramConfig, BadConfigsNameTheKey) {
             std::string::npos);
   EXPECT_NE(error_of("dram: {queue_size: 0}\n").find("dram.queue_size"), std::string::npos);
   EXPECT_NE(error_of("dram: {tcl: 12}\n").find("dram.tcl"), std::string::npos);  // unknown key (typo)
+  EXPECT_EQ(error_of("dram: {standard: hbm2}\n"),
+            "t.yaml:1: dram.standard: 'hbm2' is not one of: gddr5, hbm3");
+  // A check that fails on a value of the standard names the key the YAML gave, and the standard.
+  EXPECT_EQ(error_of("dram: {standard: hbm3, tCCD: 10}\n"),
+            "t.yaml:1: dram.tCCD: tCCDL (8, hbm3's) < tCCD (10)");
+  EXPECT_EQ(error_of("dram:\n  standard: hbm3\n  banks: 16\n"),
+            "t.yaml:3: dram.banks: bank_groups (32, hbm3's) > banks (16): each group needs a bank");
+  EXPECT_EQ(error_of("dram: {standard: hbm3, tRAS: 80}\n"),
+            "t.yaml:1: dram.tRAS: tRC (118, hbm3's) < tRAS + tRP (123)");
+  EXPECT_NE(error_of("dram: {bank_groups: 3}\n").find("t.yaml:1: dram.bank_groups: value 3 must be a power"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {banks: 4, bank_groups: 8}\n")
+                .find("dram.bank_groups: bank_groups (8) > banks (4): each group needs a bank"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {bank_groups: 4, tCCDL: 1}\n").find("dram.tCCDL: tCCDL (1) < tCCD (2)"),
+            std::string::npos);
+  EXPECT_NE(error_of("dram: {bank_groups: 4, tRRDL: 5}\n").find("dram.tRRDL: tRRDL (5) < tRRD (6)"),
+            std::string::npos);
   const std::string overlap =
       "dram:\n  mapping:\n    column_bits: [6, 7, 8, 9, 10]\n    bank_bits: [10, 11, 12, 13]\n"
       "    row_bits: [14, 15]\n";
