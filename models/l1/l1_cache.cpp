@@ -94,6 +94,10 @@ std::unique_ptr<L1Cache> make_l1(const L1Params& p, sc_core::sc_module_name name
     for (auto& n : l1_design_names()) known += (known.empty() ? "" : ", ") + n;
     throw ConfigError("l1.design: unknown L1 design '" + p.design + "' (known: " + known + ")");
   }
+  // Parsed for the reuse-distance model (issue 14); the SystemC designs write-evict only so far.
+  if (p.store_policy == StorePolicy::WriteAllocate)
+    throw ConfigError(
+        "l1.store_policy: write_allocate is not modelled by the SystemC L1 yet (gpumemsys rd models it)");
   return it->second(p, name, sm_id, env);
 }
 

@@ -20,6 +20,8 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
   p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
   p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
+  const std::string store = n.get_choice("store_policy", "write_evict", {"write_evict", "write_allocate"});
+  p.store_policy = store == "write_allocate" ? StorePolicy::WriteAllocate : StorePolicy::WriteEvict;
   p.tsc = TscParams::from(n.child("tsc"));
   p.tsc_plus = TscPlusParams::from(n.child("tsc_plus"));
   p.dsc = DscParams::from(n.child("dsc"));

@@ -12,6 +12,14 @@
 
 namespace gms {
 
+// What a store does to the L1 (YAML `l1.store_policy`). Stores are written through to L2 in both.
+//   WriteEvict    (`write_evict`, Fermi): no allocation; every sector (line, for whole-line designs) the
+//                 store writes is invalidated if present.
+//   WriteAllocate (`write_allocate`, Volta+ as Accel-Sim models it): the line is allocated on a miss (LRU
+//                 victim) and made most recent; every sector the store writes completely becomes valid, a
+//                 partly written one keeps its state; nothing is fetched.
+enum class StorePolicy { WriteEvict, WriteAllocate };
+
 struct L1Params {
   std::string design = "baseline";  // a name in the L1 design registry (l1_cache.h)
   double clock_mhz = 1400.0;
@@ -25,6 +33,7 @@ struct L1Params {
   uint32_t miss_queue_entries = 8;
   uint32_t hit_latency = 1;  // cycles from access to response
   bool flush_at_kernel_end = true;
+  StorePolicy store_policy = StorePolicy::WriteEvict;
   // Per-design sections (l1_design_params.h).
   TscParams tsc;
   TscPlusParams tsc_plus;
