@@ -10,9 +10,10 @@ CoreModel::CoreModel(const RdParams& p, uint32_t id)
       id_(id),
       ways_(p.effective_ways()),
       lines_(p.lines()),
+      track_(p.tracks_sectors()),
       stacks_(SetIndexer(p.set_index, p.sets(), p.line_bytes), p.effective_ways(), p.exact_global),
       latency_(p.miss_latency, p.sigma, p.seed, id),
-      coalesce_(p.line_bytes) {}
+      coalesce_(p.line_bytes, track_ ? p.tracked_sector_bytes() : 0) {}
 
 void CoreModel::launch(std::unique_ptr<CtaWork> cta) {
   const uint32_t slot = uint32_t(cta_left_.size());
@@ -43,7 +44,10 @@ bool CoreModel::fetch(Warp& w) {
   while (w.stream->next(inst)) {
     ++counts_.instructions;
     counts_.thread_accesses += lanes(inst.active_mask);
-    coalesce_.lines(inst, w.lines);  // into the warp's own buffer, reused
+    if (track_)
+      coalesce_.lines(inst, w.lines, w.sectors);
+    else
+      coalesce_.lines(inst, w.lines);  // into the warp's own buffer, reused
     if (w.lines.empty()) continue;
     w.next = 0;
     w.store = inst.kind != MemKind::Load;
@@ -86,10 +90,16 @@ uint32_t CoreModel::step() {
     // Each line request: the effects due before its stamp first (a store never waits for an MSHR).
     apply_effects_before(t_);
     Issue r = Issue::Done;
-    if (w.store)
+    if (track_) {
+      if (w.store)
+        store_sectors(w, w.lines[w.next], w.sectors[w.next], t_);
+      else
+        r = load_sectors(wi, w, w.lines[w.next], w.sectors[w.next].touched, t_);
+    } else if (w.store) {
       store(w, w.lines[w.next], t_);
-    else
+    } else {
       r = load(wi, w, w.lines[w.next], t_);
+    }
     ++t_;
     if (r == Issue::PutBack) {
       ready_.push_back(wi);
@@ -108,26 +118,33 @@ uint32_t CoreModel::step() {
   return finished_now_;
 }
 
-inline void CoreModel::apply_effect(const Effect& e) {
-  if (e.release) release_mshr(e.slot, e.time);
-  if (e.seq < stacks_.state(e.slot).evict_seq) return;  // a later store removed the line
+inline void CoreModel::take_effect(const Effect& e) {
+  if (track_) {
+    if (!sectors_.land(e.slot, in_cache(e.slot), e.seq, e.time, e.sectors, e.fetched, e.kept)) return;
+  } else if (e.seq < stacks_.state(e.slot).evict_seq) {
+    return;  // a later store removed the line
+  }
   stacks_.touch(e.slot);
   stacks_.state(e.slot).last_effect = e.time;
+}
+
+inline void CoreModel::apply_effect(const Effect& e) {
+  if (e.release) release_mshr(e.slot, e.time);
+  take_effect(e);
 }
 
 void CoreModel::apply_effects_before(uint64_t t) {
   effects_.drain_before(t, [this](const Effect& e) { apply_effect(e); });
 }
 
-inline void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release) {
+inline void CoreModel::schedule_effect(const Effect& e) {
   // Due now (the effects before now are applied) and nothing else due now: it would be the next one
   // applied anyway (before the next lookup), so apply it at once, unless it also frees an MSHR.
-  if (time == seq && !release && !effects_.any_at_base()) {
-    stacks_.touch(slot);
-    stacks_.state(slot).last_effect = time;
+  if (e.time == e.seq && !e.release && !effects_.any_at_base()) {
+    take_effect(e);
     return;
   }
-  effects_.push(time, {time, seq, slot, release});
+  effects_.push(e.time, e);
 }
 
 // A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
@@ -164,7 +181,8 @@ void CoreModel::store(const Warp& w, uint64_t line, uint64_t t) {
 
 // The observer's view of a request (only built when there is an observer).
 void CoreModel::report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outcome, const StackLookup& d,
-                       uint32_t latency, uint64_t effect_at, uint32_t mshr_before) const {
+                       uint32_t latency, uint64_t effect_at, uint32_t mshr_before, uint8_t sectors,
+                       uint8_t sector_hits) const {
   RdAccess a;
   a.time = t;
   a.core = id_;
@@ -179,6 +197,8 @@ void CoreModel::report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outco
   a.effect_at = effect_at;
   a.mshr_before = mshr_before;
   a.mshr_after = mshr_used_;
+  a.sectors = sectors;
+  a.sector_hits = sector_hits;
   (*obs_)(a);
 }
 
@@ -224,14 +244,100 @@ CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t
   w.slot = SetStacks::kNoSlot;
   w.max_latency = std::max(w.max_latency, latency);
   counts_.record(outcome, d.set_distance);
-  schedule_effect(effect_at, t, s, allocated);
+  schedule_effect({effect_at, t, s, allocated});
   if (obs_) report(w, line, t, outcome, d, latency, effect_at, mshr_before);
+  return Issue::Done;
+}
+
+void CoreModel::store_sectors(const Warp& w, uint64_t line, SectorMask m, uint64_t t) {
+  release_mshrs_now();
+  ++counts_.stores;
+  if (p_.store_policy == StorePolicy::WriteAllocate) {
+    // Allocates the line (its LRU victim out) and makes it the most recent, as a hit would; the sectors it
+    // writes whole are valid, a partly written one stays as it was; nothing is fetched.
+    schedule_effect({t + p_.hit_latency, t, tracked_slot(line), false, 0, 0, m.full});
+  } else if (p_.stores_evict) {
+    const uint32_t s = stacks_.find(line);
+    if (s != SetStacks::kNoSlot && sectors_.store_evict(s, in_cache(s), m.touched, t)) stacks_.remove(s);
+  }
+  if (obs_) report(w, line, t, RdOutcome::Store, StackLookup{}, 0, kNever, mshr_used_, m.touched);
+}
+
+// As load(), per sector: the line's sectors that are valid or being fetched hit; the missing ones are
+// fetched (the request is a miss), into the line's MSHR entry if one is in flight, else a new entry (put
+// back when there is none). A miss on an allocated line (in the cache or being filled) is a sector miss
+// (write-evict if a store invalidated a sector it needs); otherwise the line is allocated anew and the
+// miss classified as in load().
+CoreModel::Issue CoreModel::load_sectors(uint32_t wi, Warp& w, uint64_t line, uint8_t requested, uint64_t t) {
+  const uint32_t s = w.slot != SetStacks::kNoSlot ? w.slot : tracked_slot(line);
+  const bool arrived = stacks_.state(s).fill_time == t;  // a fill of the line lands in this very stamp
+  release_mshrs_now();
+  LineState& st = stacks_.state(s);
+  const uint32_t mshr_before = mshr_used_;
+  const StackLookup found = stacks_.lookup(s);
+  const bool resident = found.set_distance < ways_;
+  const StackLookup d = arrived ? StackLookup{0, 0} : found;  // the histogram's distance, as in load()
+  const SectorLook sl = sectors_.look(s, resident, requested, t);
+  RdOutcome outcome;
+  uint32_t latency;
+  uint64_t effect_at;
+  bool release = false;
+  if (!sl.missing && !sl.pending) {
+    outcome = RdOutcome::Hit;
+    latency = p_.hit_latency;
+    effect_at = t + p_.hit_latency;
+  } else if (!sl.missing) {  // waits for sectors in flight: a latency miss, every sector a hit
+    outcome = RdOutcome::Latency;
+    effect_at = p_.clip ? sl.ready : t + latency_.miss();
+    latency = uint32_t(effect_at - t);
+  } else {
+    const bool in_flight = st.fill_time != kNever;
+    if (!in_flight && ((p_.mshr_entries && mshr_used_ >= p_.mshr_entries) ||
+                       (p_.mshr_per_warp && w.mshr >= p_.mshr_per_warp))) {
+      ++counts_.cancelled;
+      if (w.first_try == kNever) w.first_try = t;
+      w.slot = s;
+      if (obs_) report(w, line, t, RdOutcome::Cancelled, d, 0, kNever, mshr_before, requested);
+      return Issue::PutBack;
+    }
+    if (resident || in_flight || arrived) {
+      outcome = sl.evicted ? RdOutcome::WriteEvict : RdOutcome::Sector;
+    } else {
+      outcome = classify_miss(st, d, lines_, w.first_try);
+      sectors_.allocate(s);
+    }
+    effect_at = t + latency_.miss();
+    sectors_.fetch(s, sl.missing, effect_at);
+    if (!in_flight) {
+      st.fill_time = effect_at;
+      st.mshr_warp = wi;
+      ++mshr_used_;
+      ++w.mshr;
+      release = true;
+    } else if (effect_at >= st.fill_time) {  // the entry now lasts until this fill
+      st.fill_time = effect_at;
+      release = true;
+    }
+    latency = uint32_t(std::max(effect_at, sl.ready) - t);  // its sectors in flight may land later
+  }
+  st.seen = true;
+  w.first_try = kNever;
+  w.slot = SetStacks::kNoSlot;
+  w.max_latency = std::max(w.max_latency, latency);
+  counts_.record(outcome, d.set_distance);
+  counts_.load_sectors += lanes(requested);
+  counts_.load_sector_hits += lanes(sl.hits());
+  schedule_effect({effect_at, t, s, release, requested, sl.missing, sl.valid});
+  if (obs_) report(w, line, t, outcome, d, latency, effect_at, mshr_before, requested, sl.hits());
   return Issue::Done;
 }
 
 void CoreModel::end_kernel(bool flush) {
   effects_.drain_all([this](const Effect& e) { apply_effect(e); });
-  if (flush) stacks_.clear();
+  if (flush) {
+    stacks_.clear();
+    sectors_.clear();
+  }
   warps_.clear();
   cta_left_.clear();
   ready_.clear();
