@@ -69,6 +69,34 @@ void CoreModel::retire(Warp& w) {
   }
 }
 
+// The warp's line requests from w.next on, a time stamp each; PutBack when one found no MSHR (the warp
+// goes to the back of the queue). Whole lines and tracked sectors each get their own loop.
+template <bool kTracked>
+CoreModel::Issue CoreModel::issue(uint32_t wi, Warp& w) {
+  const uint32_t n = uint32_t(w.lines.size());  // load() and store() leave the warp's lines alone
+  while (w.next < n) {
+    // Each line request: the effects due before its stamp first (a store never waits for an MSHR).
+    Issue r = Issue::Done;
+    if constexpr (kTracked) {
+      apply_sector_effects_before(t_);
+      if (w.store)
+        store_sectors(w, w.lines[w.next], w.sectors[w.next], t_);
+      else
+        r = load_sectors(wi, w, w.lines[w.next], w.sectors[w.next].touched, t_);
+    } else {
+      apply_effects_before(t_);
+      if (w.store)
+        store(w, w.lines[w.next], t_);
+      else
+        r = load(wi, w, w.lines[w.next], t_);
+    }
+    ++t_;
+    if (r == Issue::PutBack) return r;
+    ++w.next;
+  }
+  return Issue::Done;
+}
+
 uint32_t CoreModel::step() {
   finished_now_ = 0;
   auto admit = [this] { delayed_.drain_before(t_ + 1, [this](uint32_t w) { ready_.push_back(w); }); };
@@ -85,27 +113,9 @@ uint32_t CoreModel::step() {
     retire(w);
     return finished_now_;
   }
-  const uint32_t n = uint32_t(w.lines.size());  // load() and store() leave the warp's lines alone
-  while (w.next < n) {
-    // Each line request: the effects due before its stamp first (a store never waits for an MSHR).
-    apply_effects_before(t_);
-    Issue r = Issue::Done;
-    if (track_) {
-      if (w.store)
-        store_sectors(w, w.lines[w.next], w.sectors[w.next], t_);
-      else
-        r = load_sectors(wi, w, w.lines[w.next], w.sectors[w.next].touched, t_);
-    } else if (w.store) {
-      store(w, w.lines[w.next], t_);
-    } else {
-      r = load(wi, w, w.lines[w.next], t_);
-    }
-    ++t_;
-    if (r == Issue::PutBack) {
-      ready_.push_back(wi);
-      return finished_now_;
-    }
-    ++w.next;
+  if ((track_ ? issue<true>(wi, w) : issue<false>(wi, w)) == Issue::PutBack) {
+    ready_.push_back(wi);
+    return finished_now_;
   }
   const uint64_t delay = !p_.divergence ? 0
                          : p_.divergence_factor == 1.0
@@ -118,43 +128,26 @@ uint32_t CoreModel::step() {
   return finished_now_;
 }
 
-inline void CoreModel::take_effect(const Effect& e) {
-  if (track_) {
-    if (!sectors_.land(e.slot, in_cache(e.slot), e.seq, e.time, e.sectors, e.fetched, e.kept)) return;
-  } else if (e.seq < stacks_.state(e.slot).evict_seq) {
-    return;  // a later store removed the line
-  }
-  stacks_.touch(e.slot);
-  stacks_.state(e.slot).last_effect = e.time;
-}
-
 inline void CoreModel::apply_effect(const Effect& e) {
   if (e.release) release_mshr(e.slot, e.time);
-  take_effect(e);
+  if (e.seq < stacks_.state(e.slot).evict_seq) return;  // a later store removed the line
+  stacks_.touch(e.slot);
+  stacks_.state(e.slot).last_effect = e.time;
 }
 
 void CoreModel::apply_effects_before(uint64_t t) {
   effects_.drain_before(t, [this](const Effect& e) { apply_effect(e); });
 }
 
-inline void CoreModel::schedule_effect(const Effect& e) {
+inline void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release) {
   // Due now (the effects before now are applied) and nothing else due now: it would be the next one
   // applied anyway (before the next lookup), so apply it at once, unless it also frees an MSHR.
-  if (e.time == e.seq && !e.release && !effects_.any_at_base()) {
-    take_effect(e);
+  if (time == seq && !release && !effects_.any_at_base()) {
+    stacks_.touch(slot);
+    stacks_.state(slot).last_effect = time;
     return;
   }
-  effects_.push(e.time, e);
-}
-
-// A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
-// at the lookups of that very stamp (release_mshrs), or with the effect when no request took that stamp.
-inline void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
-  LineState& st = stacks_.state(slot);
-  if (st.fill_time != fill_time) return;
-  st.fill_time = kNever;
-  --mshr_used_;
-  --warps_[st.mshr_warp].mshr;
+  effects_.push(time, {time, seq, slot, release});
 }
 
 // The effects before the current stamp are applied, so the queue's earliest bucket is the current stamp's.
@@ -244,96 +237,16 @@ CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t
   w.slot = SetStacks::kNoSlot;
   w.max_latency = std::max(w.max_latency, latency);
   counts_.record(outcome, d.set_distance);
-  schedule_effect({effect_at, t, s, allocated});
+  schedule_effect(effect_at, t, s, allocated);
   if (obs_) report(w, line, t, outcome, d, latency, effect_at, mshr_before);
   return Issue::Done;
 }
 
-void CoreModel::store_sectors(const Warp& w, uint64_t line, SectorMask m, uint64_t t) {
-  release_mshrs_now();
-  ++counts_.stores;
-  if (p_.store_policy == StorePolicy::WriteAllocate) {
-    // Allocates the line (its LRU victim out) and makes it the most recent, as a hit would; the sectors it
-    // writes whole are valid, a partly written one stays as it was; nothing is fetched.
-    schedule_effect({t + p_.hit_latency, t, tracked_slot(line), false, 0, 0, m.full});
-  } else if (p_.stores_evict) {
-    const uint32_t s = stacks_.find(line);
-    if (s != SetStacks::kNoSlot && sectors_.store_evict(s, in_cache(s), m.touched, t)) stacks_.remove(s);
-  }
-  if (obs_) report(w, line, t, RdOutcome::Store, StackLookup{}, 0, kNever, mshr_used_, m.touched);
-}
-
-// As load(), per sector: the line's sectors that are valid or being fetched hit; the missing ones are
-// fetched (the request is a miss), into the line's MSHR entry if one is in flight, else a new entry (put
-// back when there is none). A miss on an allocated line (in the cache or being filled) is a sector miss
-// (write-evict if a store invalidated a sector it needs); otherwise the line is allocated anew and the
-// miss classified as in load().
-CoreModel::Issue CoreModel::load_sectors(uint32_t wi, Warp& w, uint64_t line, uint8_t requested, uint64_t t) {
-  const uint32_t s = w.slot != SetStacks::kNoSlot ? w.slot : tracked_slot(line);
-  const bool arrived = stacks_.state(s).fill_time == t;  // a fill of the line lands in this very stamp
-  release_mshrs_now();
-  LineState& st = stacks_.state(s);
-  const uint32_t mshr_before = mshr_used_;
-  const StackLookup found = stacks_.lookup(s);
-  const bool resident = found.set_distance < ways_;
-  const StackLookup d = arrived ? StackLookup{0, 0} : found;  // the histogram's distance, as in load()
-  const SectorLook sl = sectors_.look(s, resident, requested, t);
-  RdOutcome outcome;
-  uint32_t latency;
-  uint64_t effect_at;
-  bool release = false;
-  if (!sl.missing && !sl.pending) {
-    outcome = RdOutcome::Hit;
-    latency = p_.hit_latency;
-    effect_at = t + p_.hit_latency;
-  } else if (!sl.missing) {  // waits for sectors in flight: a latency miss, every sector a hit
-    outcome = RdOutcome::Latency;
-    effect_at = p_.clip ? sl.ready : t + latency_.miss();
-    latency = uint32_t(effect_at - t);
-  } else {
-    const bool in_flight = st.fill_time != kNever;
-    if (!in_flight && ((p_.mshr_entries && mshr_used_ >= p_.mshr_entries) ||
-                       (p_.mshr_per_warp && w.mshr >= p_.mshr_per_warp))) {
-      ++counts_.cancelled;
-      if (w.first_try == kNever) w.first_try = t;
-      w.slot = s;
-      if (obs_) report(w, line, t, RdOutcome::Cancelled, d, 0, kNever, mshr_before, requested);
-      return Issue::PutBack;
-    }
-    if (resident || in_flight || arrived) {
-      outcome = sl.evicted ? RdOutcome::WriteEvict : RdOutcome::Sector;
-    } else {
-      outcome = classify_miss(st, d, lines_, w.first_try);
-      sectors_.allocate(s);
-    }
-    effect_at = t + latency_.miss();
-    sectors_.fetch(s, sl.missing, effect_at);
-    if (!in_flight) {
-      st.fill_time = effect_at;
-      st.mshr_warp = wi;
-      ++mshr_used_;
-      ++w.mshr;
-      release = true;
-    } else if (effect_at >= st.fill_time) {  // the entry now lasts until this fill
-      st.fill_time = effect_at;
-      release = true;
-    }
-    latency = uint32_t(std::max(effect_at, sl.ready) - t);  // its sectors in flight may land later
-  }
-  st.seen = true;
-  w.first_try = kNever;
-  w.slot = SetStacks::kNoSlot;
-  w.max_latency = std::max(w.max_latency, latency);
-  counts_.record(outcome, d.set_distance);
-  counts_.load_sectors += lanes(requested);
-  counts_.load_sector_hits += lanes(sl.hits());
-  schedule_effect({effect_at, t, s, release, requested, sl.missing, sl.valid});
-  if (obs_) report(w, line, t, outcome, d, latency, effect_at, mshr_before, requested, sl.hits());
-  return Issue::Done;
-}
-
 void CoreModel::end_kernel(bool flush) {
-  effects_.drain_all([this](const Effect& e) { apply_effect(e); });
+  if (track_)
+    effects_.drain_all([this](const Effect& e) { apply_sector_effect(e); });
+  else
+    effects_.drain_all([this](const Effect& e) { apply_effect(e); });
   if (flush) {
     stacks_.clear();
     sectors_.clear();

@@ -90,6 +90,8 @@ class CoreModel {
   enum class Issue { Done, PutBack };
 
   bool fetch(Warp& w);
+  template <bool kTracked>
+  Issue issue(uint32_t wi, Warp& w);
   void store(const Warp& w, uint64_t line, uint64_t t);
   Issue load(uint32_t wi, Warp& w, uint64_t line, uint64_t t);
   // Tracked sectors: the same with the request's sectors.
@@ -105,11 +107,14 @@ class CoreModel {
               uint32_t latency, uint64_t effect_at, uint32_t mshr_before, uint8_t sectors = 0,
               uint8_t sector_hits = 0) const;
   void apply_effect(const Effect& e);
-  void take_effect(const Effect& e);  // its part on the stacks (and sectors)
+  void apply_sector_effect(const Effect& e);  // tracked sectors
+  void land_sectors(const Effect& e);         // its part on the sectors and stacks
   void apply_effects_before(uint64_t t);
+  void apply_sector_effects_before(uint64_t t);
   void release_mshr(uint32_t slot, uint64_t fill_time);
   void release_mshrs_now();
-  void schedule_effect(const Effect& e);
+  void schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release);
+  void schedule_sector_effect(const Effect& e);
   void retire(Warp& w);
 
   RdParams p_;
@@ -132,5 +137,16 @@ class CoreModel {
   uint32_t mshr_used_ = 0;
   uint64_t t_ = 0;
 };
+
+// A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
+// at the lookups of that very stamp (release_mshrs_now), or with the effect when no request took that
+// stamp. (Here: core_model_sectors.cpp uses it too.)
+inline void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
+  LineState& st = stacks_.state(slot);
+  if (st.fill_time != fill_time) return;
+  st.fill_time = kNever;
+  --mshr_used_;
+  --warps_[st.mshr_warp].mshr;
+}
 
 }  // namespace gms
