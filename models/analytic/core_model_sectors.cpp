@@ -8,8 +8,8 @@
 
 namespace gms {
 
-// Tracked sectors: the effect's sectors land first; an effect every sector of which a store voided is
-// dropped.
+// The effect's sectors land first (SectorTable::land); an effect all of whose sectors a later store voided
+// is dropped, as apply_effect drops the effects of a line a later store removed.
 void CoreModel::land_sectors(const Effect& e) {
   if (!sectors_.land(e.slot, in_cache(e.slot), e.seq, e.time, e.sectors, e.fetched, e.kept)) return;
   stacks_.touch(e.slot);
@@ -25,7 +25,7 @@ void CoreModel::apply_sector_effects_before(uint64_t t) {
   effects_.drain_before(t, [this](const Effect& e) { apply_sector_effect(e); });
 }
 
-// The same with tracked sectors.
+// As schedule_effect (core_model.cpp): an effect due now with nothing else due now lands at once.
 void CoreModel::schedule_sector_effect(const Effect& e) {
   if (e.time == e.seq && !e.release && !effects_.any_at_base()) {
     land_sectors(e);
