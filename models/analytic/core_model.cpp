@@ -10,9 +10,10 @@ CoreModel::CoreModel(const RdParams& p, uint32_t id)
       id_(id),
       ways_(p.effective_ways()),
       lines_(p.lines()),
+      track_(p.tracks_sectors()),
       stacks_(SetIndexer(p.set_index, p.sets(), p.line_bytes), p.effective_ways(), p.exact_global),
       latency_(p.miss_latency, p.sigma, p.seed, id),
-      coalesce_(p.line_bytes) {}
+      coalesce_(p.line_bytes, track_ ? p.tracked_sector_bytes() : 0) {}
 
 void CoreModel::launch(std::unique_ptr<CtaWork> cta) {
   const uint32_t slot = uint32_t(cta_left_.size());
@@ -43,7 +44,10 @@ bool CoreModel::fetch(Warp& w) {
   while (w.stream->next(inst)) {
     ++counts_.instructions;
     counts_.thread_accesses += lanes(inst.active_mask);
-    coalesce_.lines(inst, w.lines);  // into the warp's own buffer, reused
+    if (track_)
+      coalesce_.lines(inst, w.lines, w.sectors);
+    else
+      coalesce_.lines(inst, w.lines);  // into the warp's own buffer, reused
     if (w.lines.empty()) continue;
     w.next = 0;
     w.store = inst.kind != MemKind::Load;
@@ -65,6 +69,34 @@ void CoreModel::retire(Warp& w) {
   }
 }
 
+// The warp's line requests from w.next on, a time stamp each; PutBack when one found no MSHR (the warp
+// goes to the back of the queue). Whole lines and tracked sectors each get their own loop.
+template <bool kTracked>
+CoreModel::Issue CoreModel::issue(uint32_t wi, Warp& w) {
+  const uint32_t n = uint32_t(w.lines.size());  // load() and store() leave the warp's lines alone
+  while (w.next < n) {
+    // Each line request: the effects due before its stamp first (a store never waits for an MSHR).
+    Issue r = Issue::Done;
+    if constexpr (kTracked) {
+      apply_sector_effects_before(t_);
+      if (w.store)
+        store_sectors(w, w.lines[w.next], w.sectors[w.next], t_);
+      else
+        r = load_sectors(wi, w, w.lines[w.next], w.sectors[w.next].touched, t_);
+    } else {
+      apply_effects_before(t_);
+      if (w.store)
+        store(w, w.lines[w.next], t_);
+      else
+        r = load(wi, w, w.lines[w.next], t_);
+    }
+    ++t_;
+    if (r == Issue::PutBack) return r;
+    ++w.next;
+  }
+  return Issue::Done;
+}
+
 uint32_t CoreModel::step() {
   finished_now_ = 0;
   auto admit = [this] { delayed_.drain_before(t_ + 1, [this](uint32_t w) { ready_.push_back(w); }); };
@@ -81,21 +113,9 @@ uint32_t CoreModel::step() {
     retire(w);
     return finished_now_;
   }
-  const uint32_t n = uint32_t(w.lines.size());  // load() and store() leave the warp's lines alone
-  while (w.next < n) {
-    // Each line request: the effects due before its stamp first (a store never waits for an MSHR).
-    apply_effects_before(t_);
-    Issue r = Issue::Done;
-    if (w.store)
-      store(w, w.lines[w.next], t_);
-    else
-      r = load(wi, w, w.lines[w.next], t_);
-    ++t_;
-    if (r == Issue::PutBack) {
-      ready_.push_back(wi);
-      return finished_now_;
-    }
-    ++w.next;
+  if ((track_ ? issue<true>(wi, w) : issue<false>(wi, w)) == Issue::PutBack) {
+    ready_.push_back(wi);
+    return finished_now_;
   }
   const uint64_t delay = !p_.divergence ? 0
                          : p_.divergence_factor == 1.0
@@ -130,16 +150,6 @@ inline void CoreModel::schedule_effect(uint64_t time, uint64_t seq, uint32_t slo
   effects_.push(time, {time, seq, slot, release});
 }
 
-// A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
-// at the lookups of that very stamp (release_mshrs), or with the effect when no request took that stamp.
-inline void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
-  LineState& st = stacks_.state(slot);
-  if (st.fill_time != fill_time) return;
-  st.fill_time = kNever;
-  --mshr_used_;
-  --warps_[st.mshr_warp].mshr;
-}
-
 // The effects before the current stamp are applied, so the queue's earliest bucket is the current stamp's.
 void CoreModel::release_mshrs_now() {
   effects_.visit_base([this](Effect& e) {
@@ -164,7 +174,8 @@ void CoreModel::store(const Warp& w, uint64_t line, uint64_t t) {
 
 // The observer's view of a request (only built when there is an observer).
 void CoreModel::report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outcome, const StackLookup& d,
-                       uint32_t latency, uint64_t effect_at, uint32_t mshr_before) const {
+                       uint32_t latency, uint64_t effect_at, uint32_t mshr_before, uint8_t sectors,
+                       uint8_t sector_hits) const {
   RdAccess a;
   a.time = t;
   a.core = id_;
@@ -179,6 +190,8 @@ void CoreModel::report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outco
   a.effect_at = effect_at;
   a.mshr_before = mshr_before;
   a.mshr_after = mshr_used_;
+  a.sectors = sectors;
+  a.sector_hits = sector_hits;
   (*obs_)(a);
 }
 
@@ -230,8 +243,14 @@ CoreModel::Issue CoreModel::load(uint32_t wi, Warp& w, uint64_t line, uint64_t t
 }
 
 void CoreModel::end_kernel(bool flush) {
-  effects_.drain_all([this](const Effect& e) { apply_effect(e); });
-  if (flush) stacks_.clear();
+  if (track_)
+    effects_.drain_all([this](const Effect& e) { apply_sector_effect(e); });
+  else
+    effects_.drain_all([this](const Effect& e) { apply_effect(e); });
+  if (flush) {
+    stacks_.clear();
+    sectors_.clear();
+  }
   warps_.clear();
   cta_left_.clear();
   ready_.clear();

@@ -5,7 +5,10 @@
 // same line due at that very stamp is seen (distance 0, paper Table 5). A warp issues one instruction's
 // line requests back to back, then re-enters the queue after a delay proportional to the largest latency
 // it saw (or at once without divergence); a request that finds no MSHR puts its warp at the back of the
-// queue and is retried there. A finished warp takes no time stamp.
+// queue and is retried there. A finished warp takes no time stamp. With tracked sectors (RdParams::
+// tracks_sectors) lines are allocated whole and loads hit per sector (sector_table.h): a load fetches only
+// its missing sectors, into the line's MSHR entry when one is in flight, and write-allocate stores
+// allocate lines.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -15,6 +18,7 @@
 #include "models/analytic/rd_classify.h"
 #include "models/analytic/rd_params.h"
 #include "models/analytic/rd_timing.h"
+#include "models/analytic/sector_table.h"
 #include "models/analytic/set_stacks.h"
 #include "models/analytic/time_buckets.h"
 #include "models/analytic/warp_lines.h"
@@ -35,6 +39,9 @@ struct RdAccess {
   uint32_t latency = 0;                      // hit latency, memory latency, or time to the merged fill
   uint64_t effect_at = kNever;               // when it takes effect on the stack (kNever: none)
   uint32_t mshr_before = 0, mshr_after = 0;  // MSHR entries in use before and after
+  // Tracked sectors: the sectors it touches (bit i = sector i of the line) and, for a load, those that hit
+  // (valid or pending).
+  uint8_t sectors = 0, sector_hits = 0;
 };
 using RdAccessObserver = std::function<void(const RdAccess&)>;
 
@@ -64,16 +71,17 @@ class CoreModel {
   // Kernel boundary: applies the effects still pending; flush = cold cache for the next kernel.
   void end_kernel(bool flush);
   RdCounts take_counts();
-  size_t bytes() const { return stacks_.bytes(); }
+  size_t bytes() const { return stacks_.bytes() + sectors_.bytes(); }
 
  private:
   struct Warp {
     std::unique_ptr<WarpStream> stream;
     WarpInst inst;  // its stream's instruction buffer, reused as the SystemC SM does
     uint32_t cta_slot = 0, cta_id = 0, index = 0;
-    uint32_t mshr = 0;            // MSHR entries it holds
-    std::vector<uint64_t> lines;  // line requests of the current instruction
-    uint32_t next = 0;            // the next one to issue
+    uint32_t mshr = 0;                // MSHR entries it holds
+    std::vector<uint64_t> lines;      // line requests of the current instruction
+    std::vector<SectorMask> sectors;  // their sectors (tracked sectors only)
+    uint32_t next = 0;                // the next one to issue
     bool store = false;
     uint32_t max_latency = 0;            // largest latency of the instruction so far
     uint64_t first_try = kNever;         // when lines[next] was first put back for an MSHR
@@ -82,21 +90,39 @@ class CoreModel {
   enum class Issue { Done, PutBack };
 
   bool fetch(Warp& w);
+  template <bool kTracked>
+  Issue issue(uint32_t wi, Warp& w);
   void store(const Warp& w, uint64_t line, uint64_t t);
   Issue load(uint32_t wi, Warp& w, uint64_t line, uint64_t t);
+  // Tracked sectors: the same with the request's sectors.
+  void store_sectors(const Warp& w, uint64_t line, SectorMask m, uint64_t t);
+  Issue load_sectors(uint32_t wi, Warp& w, uint64_t line, uint8_t requested, uint64_t t);
+  uint32_t tracked_slot(uint64_t line) {
+    const uint32_t s = stacks_.slot(line);
+    sectors_.ensure(s);
+    return s;
+  }
+  bool in_cache(uint32_t slot) const { return stacks_.lookup(slot).set_distance < ways_; }
   void report(const Warp& w, uint64_t line, uint64_t t, RdOutcome outcome, const StackLookup& d,
-              uint32_t latency, uint64_t effect_at, uint32_t mshr_before) const;
+              uint32_t latency, uint64_t effect_at, uint32_t mshr_before, uint8_t sectors = 0,
+              uint8_t sector_hits = 0) const;
   void apply_effect(const Effect& e);
+  void apply_sector_effect(const Effect& e);  // tracked sectors
+  void land_sectors(const Effect& e);         // its part on the sectors and stacks
   void apply_effects_before(uint64_t t);
+  void apply_sector_effects_before(uint64_t t);
   void release_mshr(uint32_t slot, uint64_t fill_time);
   void release_mshrs_now();
   void schedule_effect(uint64_t time, uint64_t seq, uint32_t slot, bool release);
+  void schedule_sector_effect(const Effect& e);
   void retire(Warp& w);
 
   RdParams p_;
   uint32_t id_;
   uint32_t ways_, lines_;
+  bool track_;  // tracked sectors
   SetStacks stacks_;
+  SectorTable sectors_;          // used with tracked sectors only
   TimeBuckets<Effect> effects_;  // by effect time, then issue order; misses' carry their MSHR release
   LatencySampler latency_;
   WarpLines coalesce_;
@@ -111,5 +137,16 @@ class CoreModel {
   uint32_t mshr_used_ = 0;
   uint64_t t_ = 0;
 };
+
+// A miss's MSHR entry is freed at its fill time, the time of the miss's effect, which carries the release:
+// at the lookups of that very stamp (release_mshrs_now), or with the effect when no request took that
+// stamp. (Here: core_model_sectors.cpp uses it too.)
+inline void CoreModel::release_mshr(uint32_t slot, uint64_t fill_time) {
+  LineState& st = stacks_.state(slot);
+  if (st.fill_time != fill_time) return;
+  st.fill_time = kNever;
+  --mshr_used_;
+  --warps_[st.mshr_warp].mshr;
+}
 
 }  // namespace gms

@@ -18,6 +18,8 @@ const char* to_string(RdOutcome o) {
       return "latency";
     case RdOutcome::WriteEvict:
       return "write_evict";
+    case RdOutcome::Sector:
+      return "sector";
     case RdOutcome::Cancelled:
       return "cancelled";
     case RdOutcome::Store:
@@ -38,6 +40,9 @@ void RdCounts::add(const RdCounts& o) {
   mshr += o.mshr;
   latency += o.latency;
   write_evict += o.write_evict;
+  sector += o.sector;
+  load_sectors += o.load_sectors;
+  load_sector_hits += o.load_sector_hits;
   cancelled += o.cancelled;
   if (o.histogram.size() > histogram.size()) histogram.resize(o.histogram.size(), 0);
   for (size_t i = 0; i < o.histogram.size(); ++i) histogram[i] += o.histogram[i];

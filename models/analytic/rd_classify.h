@@ -1,6 +1,7 @@
 // Miss classification of the reuse-distance model (paper 003 sec. 6.1): every load line request is a hit or
 // one of compulsory, capacity, associativity, MSHR or latency misses (plus write-evict misses, a line a
-// store removed), and its per-set reuse distance goes into the histogram.
+// store removed), and its per-set reuse distance goes into the histogram. With tracked sectors a load whose
+// line is allocated but lacks some of its sectors is a sector miss, and its sectors are counted too.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -17,6 +18,7 @@ enum class RdOutcome : uint8_t {
   Mshr,
   Latency,
   WriteEvict,
+  Sector,  // tracked sectors: the line is allocated (in the cache or being filled), a sector is missing
   Cancelled,
   Store
 };
@@ -43,14 +45,21 @@ struct RdCounts {
   uint64_t loads = 0;            // load line requests (after coalescing)
   uint64_t stores = 0;           // store line requests
   uint64_t hits = 0, compulsory = 0, capacity = 0, associativity = 0, mshr = 0, latency = 0, write_evict = 0;
+  uint64_t sector = 0;  // sector misses (tracked sectors only)
+  // Tracked sectors: the sectors of the load line requests, and those that hit (valid, or their fill
+  // pending: Nsight's l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate counts both as hits).
+  uint64_t load_sectors = 0, load_sector_hits = 0;
   uint64_t cancelled = 0;           // put-backs for lack of an MSHR (retried, not counted as accesses)
   std::vector<uint64_t> histogram;  // per-set reuse distance of every load (index = distance)
   uint64_t histogram_inf = 0;       // loads with an infinite distance
 
   // Misses that send a request to memory (what the SystemC L1 counts as `misses`); latency misses merge.
-  uint64_t misses() const { return compulsory + capacity + associativity + mshr + write_evict; }
+  uint64_t misses() const { return compulsory + capacity + associativity + mshr + write_evict + sector; }
   double miss_rate() const { return loads ? double(misses()) / double(loads) : 0.0; }
   double miss_rate_with_latency() const { return loads ? double(misses() + latency) / double(loads) : 0.0; }
+  double sector_hit_rate() const {
+    return load_sectors ? double(load_sector_hits) / double(load_sectors) : 0.0;
+  }
   void record(RdOutcome o, uint32_t set_distance);
   void add(const RdCounts& o);
 };
@@ -78,6 +87,9 @@ inline void RdCounts::record(RdOutcome o, uint32_t dist) {
       break;
     case RdOutcome::WriteEvict:
       ++write_evict;
+      break;
+    case RdOutcome::Sector:
+      ++sector;
       break;
     default:
       --loads;

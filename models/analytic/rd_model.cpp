@@ -15,6 +15,7 @@ RdResult RdModel::run(Workload& workload) {
   const auto t0 = std::chrono::steady_clock::now();
   RdResult res;
   res.workload = workload.name();
+  res.sectors = p_.tracks_sectors();
   std::vector<std::unique_ptr<CoreModel>> cores;
   for (uint32_t i = 0; i < p_.cores; ++i) {
     cores.push_back(std::make_unique<CoreModel>(p_, i));

@@ -21,7 +21,8 @@ struct RdResult {
   std::string workload;
   std::vector<RdKernelResult> kernels;
   RdCounts total;
-  double seconds = 0;      // wall time of run()
+  bool sectors = false;  // sectors were tracked (RdParams::tracks_sectors): the sector counts mean something
+  double seconds = 0;    // wall time of run()
   size_t model_bytes = 0;  // largest footprint of the cores' stacks (end of a kernel)
 };
 

@@ -15,7 +15,8 @@ std::string esc(const std::string& s) {
   return o;
 }
 
-void counts_json(std::ostream& os, const RdCounts& c, const char* ind) {
+// sectors: the tracked-sector counts too (left out otherwise, so whole-line output stays as it was).
+void counts_json(std::ostream& os, const RdCounts& c, const char* ind, bool sectors) {
   os << ind << "\"instructions\": " << c.instructions << ",\n"
      << ind << "\"thread_accesses\": " << c.thread_accesses << ",\n"
      << ind << "\"loads\": " << c.loads << ",\n"
@@ -31,6 +32,16 @@ void counts_json(std::ostream& os, const RdCounts& c, const char* ind) {
      << ind << "\"latency\": " << c.latency << ",\n"
      << ind << "\"write_evict\": " << c.write_evict << ",\n"
      << ind << "\"cancelled\": " << c.cancelled;
+  if (sectors)
+    os << ",\n"
+       << ind << "\"sector\": " << c.sector << ",\n"
+       << ind << "\"load_sectors\": " << c.load_sectors << ",\n"
+       << ind << "\"load_sector_hits\": " << c.load_sector_hits << ",\n"
+       << ind << "\"load_sector_hit_rate\": " << c.sector_hit_rate();
+}
+
+const char* policy_name(StorePolicy s) {
+  return s == StorePolicy::WriteAllocate ? "write_allocate" : "write_evict";
 }
 
 }  // namespace
@@ -46,13 +57,17 @@ void write_rd_json(std::ostream& os, const RdResult& r, const RdParams& p) {
      << ", \"sigma\": " << p.sigma << ", \"seed\": " << p.seed << ",\n"
      << "    \"clip\": " << (p.clip ? "true" : "false")
      << ", \"divergence\": " << (p.divergence ? "true" : "false")
-     << ", \"divergence_factor\": " << p.divergence_factor << ", \"cores\": " << p.cores << "\n  },\n";
+     << ", \"divergence_factor\": " << p.divergence_factor << ", \"cores\": " << p.cores;
+  if (r.sectors)
+    os << ",\n    \"store_policy\": \"" << policy_name(p.store_policy)
+       << "\", \"sector_bytes\": " << p.tracked_sector_bytes();
+  os << "\n  },\n";
   os << "  \"seconds\": " << r.seconds << ",\n  \"model_bytes\": " << r.model_bytes << ",\n  \"total\": {\n";
-  counts_json(os, r.total, "    ");
+  counts_json(os, r.total, "    ", r.sectors);
   os << "\n  },\n  \"kernels\": [";
   for (size_t i = 0; i < r.kernels.size(); ++i) {
     os << (i ? ",\n" : "\n") << "    {\n      \"name\": \"" << esc(r.kernels[i].name) << "\",\n";
-    counts_json(os, r.kernels[i].counts, "      ");
+    counts_json(os, r.kernels[i].counts, "      ", r.sectors);
     os << "\n    }";
   }
   os << "\n  ],\n  \"histogram\": {\"inf\": " << r.total.histogram_inf << ", \"counts\": [";
@@ -72,12 +87,19 @@ void print_rd_summary(std::ostream& os, const RdResult& r) {
   os << std::fixed << std::setprecision(2);
   os << "reuse-distance model: " << r.workload << " (" << r.kernels.size() << " kernels, " << r.seconds
      << " s)\n";
-  os << "  kernel                    loads     miss%   compul  capac  assoc  mshr  | latency%\n";
+  os << "  kernel                    loads     miss%   compul  capac  assoc  mshr  | latency%"
+     << (r.sectors ? "  sector%  sector hit%" : "") << "\n";
   auto row = [&](const std::string& n, const RdCounts& c) {
     os << "  " << std::left << std::setw(22) << n.substr(0, 22) << std::right << std::setw(10) << c.loads
        << std::setw(9) << 100 * c.miss_rate() << std::setw(8) << pct(c.compulsory, c.loads) << std::setw(7)
        << pct(c.capacity, c.loads) << std::setw(7) << pct(c.associativity, c.loads) << std::setw(6)
-       << pct(c.mshr, c.loads) << "  | " << pct(c.latency, c.loads) << "\n";
+       << pct(c.mshr, c.loads) << "  | ";
+    if (r.sectors)  // aligned under the two extra headers
+      os << std::setw(8) << pct(c.latency, c.loads) << std::setw(9) << pct(c.sector, c.loads) << std::setw(13)
+         << pct(c.load_sector_hits, c.load_sectors);
+    else
+      os << pct(c.latency, c.loads);
+    os << "\n";
   };
   for (const auto& k : r.kernels) row(k.name, k.counts);
   row("total", r.total);

@@ -53,6 +53,16 @@ void RdParams::validate() const {
     throw ConfigError("rd option ways: " + std::to_string(ways) + " does not divide " +
                       std::to_string(lines()) + " lines");
   if (cores == 0) throw ConfigError("rd option cores: must be at least 1");
+  if (sector_bytes && (!pow2(sector_bytes) || sector_bytes < 32 || sector_bytes > line_bytes))
+    throw ConfigError("rd option sector_bytes: " + std::to_string(sector_bytes) +
+                      " must be 0 (whole lines) or a power of two from 32 to line_bytes (" +
+                      std::to_string(line_bytes) + ")");
+  if (tracks_sectors() && line_bytes > 128)
+    throw ConfigError("rd option line_bytes: " + std::to_string(line_bytes) + " with " +
+                      (sector_bytes ? "sector_bytes " + std::to_string(sector_bytes) : "write_allocate") +
+                      ": per-sector state needs lines of at most 128 B");
+  if (store_policy == StorePolicy::WriteAllocate && !stores_evict)
+    throw ConfigError("rd option stores_evict: false applies to store_policy write_evict only");
   try {
     SetIndexer(set_index, sets(), line_bytes);
   } catch (const std::invalid_argument& e) {
@@ -69,6 +79,8 @@ RdParams RdParams::from_config(const L1Params& l1, const SmParams& sm) {
   p.mshr_entries = l1.mshr_entries;
   p.mshr_per_warp = sm.max_outstanding_per_warp;
   p.flush_at_kernel_end = l1.flush_at_kernel_end;
+  p.store_policy = l1.store_policy;
+  if (l1.design == "sector") p.sector_bytes = 32;  // 128 B lines of four 32 B sectors (sector_l1.h)
   p.cores = sm.count;
   p.max_ctas = sm.max_ctas;
   p.max_warps = sm.max_warps;
@@ -134,6 +146,15 @@ void RdParams::set(const std::string& kv) {
     flush_at_kernel_end = parse_bool(k, v);
   else if (k == "stores_evict")
     stores_evict = parse_bool(k, v);
+  else if (k == "store_policy") {
+    if (v == "write_evict")
+      store_policy = StorePolicy::WriteEvict;
+    else if (v == "write_allocate")
+      store_policy = StorePolicy::WriteAllocate;
+    else
+      throw ConfigError("rd option store_policy: expected write_evict or write_allocate, got '" + v + "'");
+  } else if (k == "sector_bytes")
+    sector_bytes = uint32_t(parse_uint(k, v, 0, 4096));
   else if (k == "exact_global")
     exact_global = parse_bool(k, v);
   else
@@ -148,6 +169,8 @@ const char* RdParams::option_help() {
          "  hit_latency (0), miss_latency = lambda_min (100), sigma (5), seed (1)\n"
          "  clip (true), divergence (true), divergence_factor (1.0)\n"
          "  cores (default sm.count), flush_at_kernel_end (default l1's), stores_evict (true)\n"
+         "  store_policy (write_evict|write_allocate, default l1.store_policy)\n"
+         "  sector_bytes (default 32 for l1.design sector, else 0 = whole lines)\n"
          "  exact_global (false: capacity vs associativity from a shadow fully associative LRU)\n";
 }
 

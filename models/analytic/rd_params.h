@@ -31,12 +31,24 @@ struct RdParams {
   uint32_t cores = 15;
   uint32_t max_ctas = 8, max_warps = 48, max_threads = 1536, max_regs = 32768, max_shmem = 49152;
   bool flush_at_kernel_end = true;  // cold cache per kernel (l1.flush_at_kernel_end)
-  bool stores_evict = true;         // a store invalidates the line (the baseline L1's write-evict)
-  bool exact_global = false;        // exact whole-cache distances (a global tree; slower), see set_stacks.h
+  // Stores (l1.store_policy): write_evict (a store invalidates what it writes; stores_evict = false: stores
+  // leave the cache alone) or write_allocate (a store allocates the line and validates the sectors it
+  // writes completely; needs stores_evict, the default).
+  StorePolicy store_policy = StorePolicy::WriteEvict;
+  bool stores_evict = true;  // write_evict: a store invalidates the line (the baseline L1's write-evict)
+  // Sectors (l1.design sector: 32): lines are allocated whole but loads hit per sector, a sector being valid
+  // once brought in since the line's allocation (sector_l1.h). 0 = whole lines. write_allocate tracks
+  // valid sectors too, a sector then being the whole line when sector_bytes is 0.
+  uint32_t sector_bytes = 0;
+  bool exact_global = false;  // exact whole-cache distances (a global tree; slower), see set_stacks.h
 
   uint32_t lines() const { return size_bytes / line_bytes; }
   uint32_t effective_ways() const { return ways == 0 ? lines() : ways; }
   uint32_t sets() const { return lines() / effective_ways(); }
+  // Per-sector valid state is kept (sector_bytes set, or write_allocate); sectors of that many bytes.
+  bool tracks_sectors() const { return sector_bytes != 0 || store_policy == StorePolicy::WriteAllocate; }
+  uint32_t tracked_sector_bytes() const { return sector_bytes ? sector_bytes : line_bytes; }
+  static constexpr uint32_t kMaxSectors = 4;  // sectors of a tracked line (32 B sectors of 128 B lines)
 
   // Throws ConfigError naming the offending option.
   void validate() const;

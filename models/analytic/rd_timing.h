@@ -14,6 +14,8 @@ struct Effect {
   uint64_t seq = 0;      // issue time stamp: simultaneous effects apply in issue order
   uint32_t slot = 0;     // the line
   bool release = false;  // a miss: its MSHR entry is freed at `time` (the fill), if not already
+  // Tracked sectors only (sector_table.h): the access's sectors, those it fetched, those it keeps valid.
+  uint8_t sectors = 0, fetched = 0, kept = 0;
 };
 
 // Memory latency in time stamps: lambda_min + |round(N(0, sigma^2))| (half-normal), from a seeded

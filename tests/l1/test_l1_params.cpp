@@ -23,15 +23,16 @@ TEST(L1Params, DefaultsAreTheFermiBaseline) {
   EXPECT_EQ(p.miss_queue_entries, 8u);
   EXPECT_EQ(p.hit_latency, 1u);
   EXPECT_TRUE(p.flush_at_kernel_end);
+  EXPECT_EQ(p.store_policy, StorePolicy::WriteEvict);
 }
 
 TEST(L1Params, ReadsEveryKey) {
   L1Params p =
       L1Params::from(ConfigNode::load_string(
-                         "l1:\n  design: baseline\n  clock_mhz: 1000\n  size_bytes: 49152\n  ways: 6\n"
+                         "l1:\n  design: sector\n  clock_mhz: 1000\n  size_bytes: 49152\n  ways: 6\n"
                          "  line_bytes: 128\n  set_index: linear\n  replacement: srrip\n  mshr_entries: 64\n"
                          "  mshr_max_merge: 4\n  miss_queue_entries: 16\n  hit_latency: 3\n"
-                         "  flush_at_kernel_end: false\n",
+                         "  flush_at_kernel_end: false\n  store_policy: write_allocate\n",
                          "t.yaml")
                          .child("l1"));
   EXPECT_EQ(p.sets(), 64u);
@@ -42,6 +43,7 @@ TEST(L1Params, ReadsEveryKey) {
   EXPECT_EQ(p.miss_queue_entries, 16u);
   EXPECT_EQ(p.hit_latency, 3u);
   EXPECT_FALSE(p.flush_at_kernel_end);
+  EXPECT_EQ(p.store_policy, StorePolicy::WriteAllocate);
 }
 
 TEST(L1Params, ErrorsNameTheKey) {
@@ -67,6 +69,9 @@ TEST(L1Params, ErrorsNameTheKey) {
   EXPECT_EQ(l1_params_error("l1:\n  hit_latency: 0\n"),
             "t.yaml:2: l1.hit_latency: value 0 out of range [1, 1000]");
   EXPECT_EQ(l1_params_error("l1:\n  size_bytes: 8192\n  set_index: linear\n"), "");
+  EXPECT_EQ(l1_params_error("l1:\n  store_policy: write_evict\n"), "");
+  EXPECT_EQ(l1_params_error("l1:\n  store_policy: write_back\n"),
+            "t.yaml:2: l1.store_policy: 'write_back' is not one of: write_evict, write_allocate");
 }
 
 TEST(L1Params, PdpDistanceAndWhichDesignsMayUsePdp) {
