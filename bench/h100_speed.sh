@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 14's speed target: the H100 preset replays the vecadd sample (245,760 warp instructions, 132 SMs)
+# at no less than 60 % of the fermi preset's L1 accesses per second on the same trace. Interleaved runs
+# (fermi, h100, fermi, h100, ...) on the -O3/LTO build; prints each run's accesses/s, wall and CPU time,
+# and the ratio of the medians. Not a test: machines are shared, compare within one session.
+#   bench/h100_speed.sh [runs per preset, default 5] [extra gpumemsys options, e.g. --no-check]
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../scripts/setup.sh"
+BUILD="${GMS_BUILD_DIR:-$GMS_ROOT/build-fast}"
+gms_setup "$BUILD" -DGMS_BUILD_BENCH=ON -DGMS_FAST=ON -DGMS_BUILD_TESTS=OFF >&2
+RUNS="${1:-5}"
+shift || true
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/w"
+ln -s "$GMS_ROOT/tests/data/accelsim/h100/kernel-2.traceg.xz" "$TMP/w/"
+echo "kernel-2.traceg.xz" >"$TMP/w/kernelslist.g"
+for i in $(seq "$RUNS"); do
+  for preset in fermi h100; do
+    /usr/bin/time -f "%e %U %S" -o "$TMP/time" "$BUILD/tb/cli/gpumemsys" run -c "$GMS_ROOT/configs/$preset.yaml" \
+      -w "$TMP/w" -o "$TMP/$preset" -q "$@" >"$TMP/summary"
+    rate="$(awk '/simulation speed/ {print $3}' "$TMP/summary")"
+    read -r wall user sys_ <"$TMP/time"
+    echo "$preset $rate $wall $(python3 -c "print($user + $sys_)")" >>"$TMP/results"
+  done
+done
+python3 - "$TMP/results" <<'PY'
+import statistics, sys
+rows = [l.split() for l in open(sys.argv[1])]
+by = {}
+for p, rate, wall, cpu in rows:
+    by.setdefault(p, []).append((float(rate), float(wall), float(cpu)))
+for p, v in by.items():
+    print("%-6s accesses/s %s   wall s %s   cpu s %s" % (p, " ".join("%.0f" % r for r, _, _ in v),
+          " ".join("%.2f" % w for _, w, _ in v), " ".join("%.2f" % c for _, _, c in v)))
+f = statistics.median(r for r, _, _ in by["fermi"])
+h = statistics.median(r for r, _, _ in by["h100"])
+print("median accesses/s: fermi %.0f, h100 %.0f; h100/fermi = %.2f (target >= 0.60)" % (f, h, h / f))
+PY
