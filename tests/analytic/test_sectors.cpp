@@ -24,13 +24,7 @@ RdParams sectored(uint32_t size_bytes, uint32_t ways) {
 }
 
 std::vector<RdAccess> run(const RdParams& p, std::vector<VKernel> ks, RdResult* out = nullptr) {
-  std::vector<RdAccess> rec;
-  RdModel m(p);
-  m.set_observer([&](const RdAccess& a) { rec.push_back(a); });
-  VectorWorkload w(std::move(ks));
-  RdResult r = m.run(w);
-  if (out) *out = r;
-  return rec;
+  return run_recorded(p, std::move(ks), out);
 }
 
 // One lane per 4-byte word in [lo, hi).

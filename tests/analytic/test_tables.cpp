@@ -13,13 +13,7 @@ namespace {
 constexpr uint32_t I = kInfDistance;
 
 std::vector<RdAccess> run(const RdParams& p, std::vector<VKernel> ks, RdResult* out = nullptr) {
-  std::vector<RdAccess> rec;
-  RdModel m(p);
-  m.set_observer([&](const RdAccess& a) { rec.push_back(a); });
-  VectorWorkload w(std::move(ks));
-  RdResult r = m.run(w);
-  if (out) *out = r;
-  return rec;
+  return run_recorded(p, std::move(ks), out);
 }
 
 // One thread per warp; thread i's instructions load the given elements in order.

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/analytic/rd_model.h"
 #include "models/common/workload.h"
 
 namespace gms::test {
@@ -77,6 +78,18 @@ class VectorWorkload : public Workload {
 // Element e of the paper's examples: 4 elements per 128 B line, so element e lives at e * 32.
 inline uint64_t elem(uint64_t e) {
   return e * 32;
+}
+
+// Runs the model on the kernels and returns every access it classified, in order (result in *out).
+inline std::vector<RdAccess> run_recorded(const RdParams& p, std::vector<VKernel> ks,
+                                          RdResult* out = nullptr) {
+  std::vector<RdAccess> rec;
+  RdModel m(p);
+  m.set_observer([&](const RdAccess& a) { rec.push_back(a); });
+  VectorWorkload w(std::move(ks));
+  RdResult r = m.run(w);
+  if (out) *out = r;
+  return rec;
 }
 
 }  // namespace gms::test

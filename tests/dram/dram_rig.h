@@ -2,6 +2,7 @@
 // FakeInitiator, for the timed tests.
 #pragma once
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <memory>
 #include <string>
@@ -45,6 +46,15 @@ struct Rig {
     return ps / period();
   }
   Scripted& req(size_t i) { return ini->script.at(i); }
+  // The last response of requests 0..n-1, asserting each was answered OK.
+  uint64_t last_ok_response_ps(unsigned n) {
+    uint64_t end = 0;
+    for (unsigned k = 0; k < n; ++k) {
+      EXPECT_EQ(req(k).status, tlm::TLM_OK_RESPONSE) << "request " << k;
+      end = std::max(end, req(k).response_ps);
+    }
+    return end;
+  }
   double stat(const std::string& name) const { return root.value("dram." + name); }
   void run() { sc_core::sc_start(); }
 };

@@ -89,11 +89,7 @@ TEST(DramHbm3, SequentialLineStream) {
   for (unsigned k = 0; k < n; ++k) s.push_back(read_at(uint64_t(k) * 128));
   Rig rig(p, s);
   rig.run();
-  uint64_t end_ps = 0;
-  for (unsigned k = 0; k < n; ++k) {
-    ASSERT_EQ(rig.req(k).status, tlm::TLM_OK_RESPONSE);
-    end_ps = std::max(end_ps, rig.req(k).response_ps);
-  }
+  const uint64_t end_ps = rig.last_ok_response_ps(n);
   const double gbps = double(n) * 128 / (double(end_ps) * 1e-12) / 1e9;
   std::printf("hbm3 sequential 128 B stream: %.2f GB/s of %.2f peak, %.0f cycles\n", gbps, p.peak_gbps(),
               double(rig.cycle_of(end_ps)));

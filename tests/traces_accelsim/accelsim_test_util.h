@@ -1,5 +1,6 @@
 // Helpers for the Accel-Sim importer tests: temporary folders, sample paths, draining a workload.
 #pragma once
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "models/common/config.h"
+#include "models/common/stats.h"
 #include "models/common/workload.h"
 #include "tb/traces/accelsim_workload.h"
 
@@ -59,6 +61,17 @@ inline std::string error_of(const std::function<void()>& f) {
     return e.what();
   }
   return "<no error>";
+}
+
+// A statistic summed over the SMs' groups (sm0, sm1, ...).
+inline double sum_sms(StatGroup& root, const std::string& stat) {
+  double s = 0;
+  for (const auto* g : root.children()) {
+    const std::string& n = g->name();
+    if (n.size() > 2 && n.rfind("sm", 0) == 0 && std::isdigit(static_cast<unsigned char>(n[2])))
+      s += root.value(n + "." + stat);
+  }
+  return s;
 }
 
 }  // namespace gms::test

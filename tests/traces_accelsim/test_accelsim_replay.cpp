@@ -10,15 +10,7 @@
 
 namespace {
 
-double sum_sms(gms::StatGroup& root, const std::string& stat) {
-  double s = 0;
-  for (const auto* g : root.children()) {
-    const std::string& n = g->name();
-    if (n.size() > 2 && n.rfind("sm", 0) == 0 && std::isdigit(static_cast<unsigned char>(n[2])))
-      s += root.value(n + "." + stat);
-  }
-  return s;
-}
+using gms::test::sum_sms;
 
 void replay_small(const std::string& preset) {
   auto doc = gms::ConfigNode::load_file(std::string(GMS_SOURCE_DIR) + "/configs/" + preset);
