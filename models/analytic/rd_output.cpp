@@ -40,10 +40,6 @@ void counts_json(std::ostream& os, const RdCounts& c, const char* ind, bool sect
        << ind << "\"load_sector_hit_rate\": " << c.sector_hit_rate();
 }
 
-const char* policy_name(StorePolicy s) {
-  return s == StorePolicy::WriteAllocate ? "write_allocate" : "write_evict";
-}
-
 }  // namespace
 
 void write_rd_json(std::ostream& os, const RdResult& r, const RdParams& p) {
@@ -59,7 +55,7 @@ void write_rd_json(std::ostream& os, const RdResult& r, const RdParams& p) {
      << ", \"divergence\": " << (p.divergence ? "true" : "false")
      << ", \"divergence_factor\": " << p.divergence_factor << ", \"cores\": " << p.cores;
   if (r.sectors)
-    os << ",\n    \"store_policy\": \"" << policy_name(p.store_policy)
+    os << ",\n    \"store_policy\": \"" << to_string(p.store_policy)
        << "\", \"sector_bytes\": " << p.tracked_sector_bytes();
   os << "\n  },\n";
   os << "  \"seconds\": " << r.seconds << ",\n  \"model_bytes\": " << r.model_bytes << ",\n  \"total\": {\n";

@@ -147,11 +147,7 @@ void RdParams::set(const std::string& kv) {
   else if (k == "stores_evict")
     stores_evict = parse_bool(k, v);
   else if (k == "store_policy") {
-    if (v == "write_evict")
-      store_policy = StorePolicy::WriteEvict;
-    else if (v == "write_allocate")
-      store_policy = StorePolicy::WriteAllocate;
-    else
+    if (!parse_store_policy(v, store_policy))
       throw ConfigError("rd option store_policy: expected write_evict or write_allocate, got '" + v + "'");
   } else if (k == "sector_bytes")
     sector_bytes = uint32_t(parse_uint(k, v, 0, 4096));

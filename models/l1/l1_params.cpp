@@ -20,10 +20,8 @@ L1Params L1Params::from(const ConfigNode& n) {
   p.miss_queue_entries = uint32_t(n.get_uint("miss_queue_entries", p.miss_queue_entries, 1, 4096));
   p.hit_latency = uint32_t(n.get_uint("hit_latency", p.hit_latency, 1, 1000));
   p.flush_at_kernel_end = n.get_bool("flush_at_kernel_end", p.flush_at_kernel_end);
-  p.store_policy =
-      n.get_choice("store_policy", "write_evict", {"write_evict", "write_allocate"}) == "write_evict"
-          ? StorePolicy::WriteEvict
-          : StorePolicy::WriteAllocate;
+  parse_store_policy(n.get_choice("store_policy", "write_evict", {"write_evict", "write_allocate"}),
+                     p.store_policy);
   p.tsc = TscParams::from(n.child("tsc"));
   p.tsc_plus = TscPlusParams::from(n.child("tsc_plus"));
   p.dsc = DscParams::from(n.child("dsc"));
@@ -69,6 +67,15 @@ L1Params L1Params::from(const ConfigNode& n) {
 
 const char* to_string(StorePolicy p) {
   return p == StorePolicy::WriteEvict ? "write_evict" : "write_allocate";
+}
+
+bool parse_store_policy(const std::string& name, StorePolicy& out) {
+  for (StorePolicy p : {StorePolicy::WriteEvict, StorePolicy::WriteAllocate})
+    if (name == to_string(p)) {
+      out = p;
+      return true;
+    }
+  return false;
 }
 
 }  // namespace gms

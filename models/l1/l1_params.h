@@ -20,6 +20,8 @@ enum class StorePolicy : uint8_t {
                   // write-through, lazy fetch on read)
 };
 const char* to_string(StorePolicy p);
+// The policy named `name` (write_evict, write_allocate) into out; false for any other name.
+bool parse_store_policy(const std::string& name, StorePolicy& out);
 
 struct L1Params {
   std::string design = "baseline";  // a name in the L1 design registry (l1_cache.h)
