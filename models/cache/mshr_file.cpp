@@ -15,23 +15,24 @@ MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge)
   spare_lists_.reserve(entries);
   size_t n = 8;
   while (n < 4 * size_t(entries)) n <<= 1;
-  index_.assign(n, -1);
+  index_.assign(n, Bucket{});
   index_mask_ = n - 1;
 }
 
 void MshrFile::index_insert(uint64_t line, uint32_t slot) {
   size_t h = home(line);
-  while (index_[h] >= 0) h = (h + 1) & index_mask_;
-  index_[h] = int32_t(slot);
+  while (index_[h].slot >= 0) h = (h + 1) & index_mask_;
+  index_[h] = Bucket{int32_t(slot), hint_of(line)};
 }
 
 // Backward-shift deletion keeps every probe chain unbroken without tombstones.
 void MshrFile::index_erase(uint64_t line) {
   size_t h = home(line);
-  while (slots_[uint32_t(index_[h])].line != line) h = (h + 1) & index_mask_;
+  const uint32_t want = hint_of(line);
+  while (index_[h].hint != want || slots_[uint32_t(index_[h].slot)].line != line) h = (h + 1) & index_mask_;
   size_t hole = h;
-  for (size_t j = (hole + 1) & index_mask_; index_[j] >= 0; j = (j + 1) & index_mask_) {
-    size_t k = home(slots_[uint32_t(index_[j])].line);
+  for (size_t j = (hole + 1) & index_mask_; index_[j].slot >= 0; j = (j + 1) & index_mask_) {
+    size_t k = home(slots_[uint32_t(index_[j].slot)].line);
     // Move j into the hole if its home does not lie cyclically in (hole, j].
     bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
     if (!stays) {
@@ -39,12 +40,13 @@ void MshrFile::index_erase(uint64_t line) {
       hole = j;
     }
   }
-  index_[hole] = -1;
+  index_[hole] = Bucket{};
 }
 
 int32_t MshrFile::slot_of(uint64_t line) const {
-  for (size_t h = home(line); index_[h] >= 0; h = (h + 1) & index_mask_)
-    if (slots_[uint32_t(index_[h])].line == line) return index_[h];
+  const uint32_t want = hint_of(line);
+  for (size_t h = home(line); index_[h].slot >= 0; h = (h + 1) & index_mask_)
+    if (index_[h].hint == want && slots_[uint32_t(index_[h].slot)].line == line) return index_[h].slot;
   return -1;
 }
 

@@ -41,7 +41,14 @@ class MshrFile {
   size_t used_ = 0;  // entries in use
   // Line -> slot, open addressing with linear probing (table 4x the entries, so probes stay ~1):
   // find() runs several times per access in every cache, and a scan of 32-64 entries showed in profiles.
-  std::vector<int32_t> index_;
+  // Each bucket keeps low bits of its line, so a probe reads the entry only on a likely match: with
+  // hundreds of SMs the entries are cold in host caches and a miss costs one cache line, not two.
+  struct Bucket {
+    int32_t slot = -1;  // -1: empty
+    uint32_t hint = 0;
+  };
+  static uint32_t hint_of(uint64_t line) { return uint32_t(line >> 5); }
+  std::vector<Bucket> index_;
   uint64_t index_mask_ = 0;
   size_t home(uint64_t line) const {
     return size_t(((line >> 5) * 0x9e3779b97f4a7c15ULL) >> 40) & index_mask_;

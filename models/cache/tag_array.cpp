@@ -13,14 +13,20 @@ TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, SetIndexer
   if (!policy_) throw std::invalid_argument("tag array: no replacement policy");
   may_bypass_ = policy_->may_bypass();
   tags_.resize(size_t(sets) * ways);
+  hints_.assign(size_t(sets) * ways, hint_of(0));
   data_.assign(size_t(sets) * ways * line_bytes, 0);
 }
 
 int TagArray::find(uint64_t line) const {
   line = line_of(line);
-  const TagEntry* e = &tags_[size_t(set_of(line)) * ways_];
-  for (uint32_t w = 0; w < ways_; ++w)
-    if ((e[w].valid || e[w].reserved) && e[w].line == line) return int(w);
+  const size_t base = size_t(set_of(line)) * ways_;
+  const uint32_t* h = &hints_[base];
+  const uint32_t want = hint_of(line);
+  for (uint32_t w = 0; w < ways_; ++w) {
+    if (h[w] != want) continue;
+    const TagEntry& e = tags_[base + w];
+    if ((e.valid || e.reserved) && e.line == line) return int(w);
+  }
   return -1;
 }
 
@@ -62,6 +68,7 @@ int TagArray::choose_victim_or_bypass(uint64_t line) {
 void TagArray::install(uint32_t set, uint32_t way, uint64_t line, bool reserved) {
   TagEntry& e = entry(set, way);
   e.line = line_of(line);
+  hints_[size_t(set) * ways_ + way] = hint_of(e.line);
   e.valid = !reserved;
   e.reserved = reserved;
   e.sector_valid = 0;

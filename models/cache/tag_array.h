@@ -71,6 +71,10 @@ class TagArray {
   std::unique_ptr<ReplacementPolicy> policy_;
   bool may_bypass_ = false;
   std::vector<TagEntry> tags_;
+  // Low bits of each way's line, beside the entries: find() scans 4 B per way instead of 16 B, which
+  // halves the cache lines a 32-way set costs (the H100 preset's 132 L1s keep tags cold in host caches).
+  std::vector<uint32_t> hints_;
+  static uint32_t hint_of(uint64_t line) { return uint32_t(line >> 5); }
   std::vector<uint8_t> data_;
 };
 

@@ -1,5 +1,7 @@
 #include "models/common/mem_req.h"
 
+#include "models/common/payload_pool.h"
+
 #include <stdexcept>
 
 namespace gms {
@@ -29,12 +31,19 @@ void MemReq::copy_from(const tlm::tlm_extension_base& other) {
 }
 
 MemReq& req_of(tlm::tlm_generic_payload& t) {
+  if (MemReq* p = PayloadPool::pooled_req(t)) return *p;
   MemReq* r = t.get_extension<MemReq>();
   if (!r) throw std::logic_error("payload without gms::MemReq extension");
   return *r;
 }
 
+const MemReq* find_req(const tlm::tlm_generic_payload& t) {
+  if (const MemReq* p = PayloadPool::pooled_req(t)) return p;
+  return t.get_extension<MemReq>();
+}
+
 MemReq* find_req(tlm::tlm_generic_payload& t) {
+  if (MemReq* p = PayloadPool::pooled_req(t)) return p;
   return t.get_extension<MemReq>();
 }
 

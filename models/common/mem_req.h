@@ -59,6 +59,7 @@ struct MemReq : tlm::tlm_extension<MemReq> {
 MemReq& req_of(tlm::tlm_generic_payload& t);
 // nullptr for payloads from foreign initiators (a VP CPU, an RTL transactor).
 MemReq* find_req(tlm::tlm_generic_payload& t);
+const MemReq* find_req(const tlm::tlm_generic_payload& t);
 
 inline uint64_t line_of(uint64_t addr) {
   return addr & ~uint64_t(kLineBytes - 1);

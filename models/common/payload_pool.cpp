@@ -1,18 +1,20 @@
 #include "models/common/payload_pool.h"
 
 #include <cstring>
+#include <typeinfo>
 
 namespace gms {
 
-// A pooled payload is a Slot, so free() finds its buffers with a checked downcast.
-struct PayloadPool::Slot : tlm::tlm_generic_payload {
-  MemReq* req = nullptr;
+// A pooled payload is a Slot, so free() finds its buffers with a checked downcast. The MemReq lives in
+// the slot beside the payload rather than on the heap: every block reads it per hop, and with hundreds of
+// SMs in flight the payloads are cold in host caches, so one neighbouring line beats a pointer chase.
+struct PayloadPool::Slot final : tlm::tlm_generic_payload {
+  MemReq req;
   unsigned char data[kLineBytes];
   unsigned char be[kLineBytes];
-  explicit Slot(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {
-    req = new MemReq;
-    set_extension(req);  // owned by the payload: deleted by its destructor
-  }
+  explicit Slot(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) { set_extension(&req); }
+  // The payload's destructor frees the extensions it holds; req is a member, not heap-owned.
+  ~Slot() override { clear_extension(&req); }
 };
 
 PayloadPool::PayloadPool() = default;
@@ -40,7 +42,7 @@ tlm::tlm_generic_payload& PayloadPool::allocate() {
   t.set_dmi_allowed(false);
   t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   t.set_gp_option(tlm::TLM_MIN_PAYLOAD);
-  s->req->reset();
+  s->req.reset();
   t.acquire();
   return t;
 }
@@ -49,6 +51,12 @@ void PayloadPool::free(tlm::tlm_generic_payload* t) {
   Slot* s = static_cast<Slot*>(t);
   --in_use_;
   free_.push_back(s);
+}
+
+const MemReq* PayloadPool::pooled_req(const tlm::tlm_generic_payload& t) {
+  // Slot is final and its type_info unique in the program: a read of t's vtable pointer and a compare.
+  if (typeid(t) != typeid(Slot)) return nullptr;
+  return &static_cast<const Slot&>(t).req;
 }
 
 unsigned char* PayloadPool::enable_bytes(tlm::tlm_generic_payload& t) {

@@ -12,7 +12,7 @@
 
 namespace gms {
 
-class PayloadPool : public tlm::tlm_mm_interface {
+class PayloadPool final : public tlm::tlm_mm_interface {
  public:
   PayloadPool();
   ~PayloadPool() override;
@@ -26,6 +26,13 @@ class PayloadPool : public tlm::tlm_mm_interface {
 
   // Enables the byte-enable buffer (128 bytes, all zero) on t and returns it.
   static unsigned char* enable_bytes(tlm::tlm_generic_payload& t);
+
+  // t's MemReq when t came from a PayloadPool, found without the extension table (one pointer chase
+  // less per hop on cold payloads); nullptr for any other payload.
+  static const MemReq* pooled_req(const tlm::tlm_generic_payload& t);
+  static MemReq* pooled_req(tlm::tlm_generic_payload& t) {
+    return const_cast<MemReq*>(pooled_req(static_cast<const tlm::tlm_generic_payload&>(t)));
+  }
 
   uint64_t allocated() const { return allocated_; }
   uint64_t in_use() const { return in_use_; }

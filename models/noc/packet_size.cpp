@@ -6,13 +6,13 @@ namespace gms {
 
 uint32_t request_data_bytes(const tlm::tlm_generic_payload& t) {
   if (!t.is_write()) return 0;
-  if (const MemReq* r = t.get_extension<MemReq>()) return kChunkBytes * uint32_t(popcount8(r->chunk_mask));
+  if (const MemReq* r = find_req(t)) return kChunkBytes * uint32_t(popcount8(r->chunk_mask));
   return t.get_data_length();
 }
 
 uint32_t reply_data_bytes(const tlm::tlm_generic_payload& t) {
   if (!t.is_read()) return 0;
-  if (const MemReq* r = t.get_extension<MemReq>()) return reply_bytes(*r);
+  if (const MemReq* r = find_req(t)) return reply_bytes(*r);
   return t.get_data_length();
 }
 
