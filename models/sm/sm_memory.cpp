@@ -79,7 +79,13 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     if (insts_.full()) throw std::logic_error(std::string(name()) + ": instruction table overflow");
     pipe_inst_ = insts_.alloc();
     InstRecord& rec = insts_[pipe_inst_];
-    if (load && observer_) rec.inst = inst;
+    if (load && observer_) {
+      rec.width = inst.width;
+      for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+        const unsigned lane = unsigned(__builtin_ctz(m));
+        rec.addr[lane] = inst.addr[lane];
+      }
+    }
     rec.kind = inst.kind;
     rec.pc = inst.pc;
     rec.store_seq = seq;
@@ -237,10 +243,10 @@ bool SmCore::on_response(Payload& t) {
     // Offsets in the line, modulo 2^64: line_addr + kLineBytes is 0 for the last line, 0xffffffffffffff80.
     const uint64_t line_addr = r.line_addr;
     for (uint32_t m = line.lanes; m; m &= m - 1) {
-      const uint64_t a = rec.inst.addr[unsigned(__builtin_ctz(m))];
+      const uint64_t a = rec.addr[unsigned(__builtin_ctz(m))];
       // A lane from the previous line starts at 0; a request for a small L1 line carries only its span.
       const uint64_t lo = std::max<uint64_t>(a > line_addr ? a - line_addr : 0, line.span_lo);
-      const uint64_t hi = std::min<uint64_t>(a + rec.inst.width - line_addr, line.span_hi);
+      const uint64_t hi = std::min<uint64_t>(a + rec.width - line_addr, line.span_hi);
       if (hi <= lo) continue;
       observer_->on_load(w.uid, rec.order, line_addr + lo, t.get_data_ptr() + lo, unsigned(hi - lo));
     }

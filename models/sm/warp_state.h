@@ -16,12 +16,13 @@ struct WarpSlot {
   uint64_t uid = 0;  // cta_id * warps_per_cta + index in the CTA (MemObserver's warp_uid)
   uint64_t age = 0;  // launch order on this SM (GTO's "oldest")
   WarpStream* stream = nullptr;
-  WarpInst next;  // the next instruction, pulled one ahead so its gap is known
   bool has_next = false;
   uint64_t ready_cycle = 0;  // first SM cycle the next instruction may issue
   uint32_t in_flight = 0;    // line requests sent, response not yet back
   uint32_t unsent = 0;       // line requests still in the memory pipeline
   RegSet pending;            // registers in-flight loads of the warp are still writing (scoreboard)
+  // Last: the per-response bookkeeping above shares a host cache line, the 350 B instruction does not.
+  WarpInst next;  // the next instruction, pulled one ahead so its gap is known
 
   bool finished() const { return !has_next && in_flight == 0 && unsent == 0; }
 };
@@ -36,7 +37,6 @@ struct CtaSlot {
 
 // An issued instruction with line requests not yet answered.
 struct InstRecord {
-  WarpInst inst;  // copied for loads only when an observer wants the returned bytes per lane
   MemKind kind = MemKind::Load;
   uint64_t pc = 0;
   uint64_t store_seq = 0;  // the SM's store counter at issue (store data pattern)
@@ -45,6 +45,10 @@ struct InstRecord {
   uint32_t lines_left = 0;  // line requests not yet answered (sent or not)
   uint64_t issue_cycle = 0;
   RegSet writes;  // a load's destination registers, released from the scoreboard when its last line is back
+  // For loads when an observer wants the returned bytes per lane: the active lanes' addresses (the others
+  // are never read) and the access width. Last, so the fields above share a host cache line.
+  uint8_t width = 4;
+  std::array<uint64_t, kWarpSize> addr;
 };
 
 // A line request in flight; its index travels in the low 16 bits of MemReq::id.

@@ -14,6 +14,7 @@
 #include "models/common/output_file.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
+#include "tb/cli/huge_page_heap.h"
 #include "tb/cli/rd_cmd.h"
 #include "tb/cli/trace_record_cmd.h"
 #include "tb/system/gpu_system.h"
@@ -100,6 +101,7 @@ int run(const gms::CliOptions& o) {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  gms::reexec_with_huge_page_heap(argv);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
   // sc_stop() (a workload error found mid-run) would print an Info line before our one-line error.
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
