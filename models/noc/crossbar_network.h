@@ -25,26 +25,13 @@
 #include "models/noc/active_set.h"
 #include "models/noc/arbiter.h"
 #include "models/noc/noc_params.h"
+#include "models/noc/packet_network.h"
 
 namespace gms {
 
-class CrossbarNetwork {
+class CrossbarNetwork final : public PacketNetwork {
  public:
-  static constexpr uint64_t kNever = UINT64_MAX;
-
-  // What the owning module does at the network's edges (virtual calls, not std::function: they are on
-  // the per-packet path).
-  class Hooks {
-   public:
-    // Hand the payload to output `out`'s downstream. True: taken; false: the downstream withholds its END
-    // phase and the output stays blocked until unblock(out).
-    virtual bool deliver(unsigned out, tlm::tlm_generic_payload& t) = 0;
-    // A held arrival at input `in` found buffer space: send the END phase that was withheld.
-    virtual void accepted(unsigned in, tlm::tlm_generic_payload& t) = 0;
-    // The network has work at this cycle (the owner's event must fire then or earlier).
-    virtual void wake(uint64_t cycle) = 0;
-    virtual ~Hooks() = default;
-  };
+  using Hooks = PacketNetwork::Hooks;
 
   // `name` is the statistics group under `parent` ("req" / "resp"); probes attach to `tf` when non-null.
   CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
@@ -53,7 +40,7 @@ class CrossbarNetwork {
   CrossbarNetwork& operator=(const CrossbarNetwork&) = delete;
 
   // Port counts are known after binding; also registers the per-output statistics.
-  void resize(unsigned inputs, unsigned outputs);
+  void resize(unsigned inputs, unsigned outputs) override;
   unsigned inputs() const { return unsigned(in_.size()); }
   unsigned outputs() const { return unsigned(out_.size()); }
 
@@ -62,19 +49,21 @@ class CrossbarNetwork {
   // `force` buffers it even past the credits: for an upstream that cannot be held (a foreign target that
   // completed with TLM_COMPLETED has no END_RESP to withhold).
   bool arrive(unsigned in, unsigned out, tlm::tlm_generic_payload& t, uint32_t data_bytes,
-              uint64_t arrival_ps, bool force = false);
+              uint64_t arrival_ps, bool force = false) override;
   // The downstream of `out` sent the END phase it had withheld.
-  void unblock(unsigned out);
+  void unblock(unsigned out) override;
   // Does the work of cycle c; returns the next cycle with work, kNever when idle.
-  uint64_t step(uint64_t c);
+  uint64_t step(uint64_t c) override;
   // step(c) for a cycle the owner runs anyway: skipped (same result) when the network has no work at c.
-  uint64_t step_if_due(uint64_t c) {
+  uint64_t step_if_due(uint64_t c) override {
     if (!next_valid_ || next_at_ <= c || probe_buffered_.on()) return step(c);
     return next_at_ == kNever ? kNever : std::max(next_at_, c + 1);
   }
 
   uint32_t buffered_flits(unsigned in) const { return in_[in].used_flits; }
-  uint64_t in_flight() const { return in_flight_; }
+  uint64_t in_flight() const override { return in_flight_; }
+  // One hop: `latency` pipeline cycles and the packet's flits (the class comment's timing).
+  uint64_t zero_load_cycles(unsigned, unsigned, uint32_t flits) const override { return p_.latency + flits; }
 
  private:
   struct Packet {

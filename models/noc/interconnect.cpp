@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/noc/full_crossbar.h"
+#include "models/noc/network_interconnect.h"
 
 namespace gms {
 
@@ -44,9 +44,12 @@ void Interconnect::invalidate_cb(int, sc_dt::uint64 start, sc_dt::uint64 end) {
 }
 
 std::unique_ptr<Interconnect> make_interconnect(const NocParams& p, sc_core::sc_module_name name,
-                                                Interconnect::RouteFn route, const BlockEnv& env) {
-  if (p.type == "full") return std::make_unique<FullCrossbar>(name, p, std::move(route), env);
-  throw ConfigError("noc.type: unknown interconnect type '" + p.type + "' (known: full)");
+                                                Interconnect::RouteFn route, const BlockEnv& env,
+                                                unsigned slices_per_mc) {
+  if (p.type == "full" || p.type == "crossbar" || p.type == "concentrated" || p.type == "hxbar")
+    return std::make_unique<NetworkInterconnect>(name, p, std::move(route), env, slices_per_mc);
+  throw ConfigError("noc.type: unknown interconnect type '" + p.type +
+                    "' (known: full, crossbar, concentrated, hxbar)");
 }
 
 }  // namespace gms

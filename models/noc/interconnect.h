@@ -61,8 +61,10 @@ class Interconnect : public sc_core::sc_module {
   RouteFn route_;
 };
 
-// The topology NocParams::type names ("full"); ConfigError for an unknown type.
+// The topology NocParams::type names (full, crossbar, concentrated, hxbar); ConfigError for an unknown
+// type. slices_per_mc: LLC slices per memory controller (the H-Xbar groups slices by controller).
 std::unique_ptr<Interconnect> make_interconnect(const NocParams& p, sc_core::sc_module_name name,
-                                                Interconnect::RouteFn route, const BlockEnv& env);
+                                                Interconnect::RouteFn route, const BlockEnv& env,
+                                                unsigned slices_per_mc = 1);
 
 }  // namespace gms

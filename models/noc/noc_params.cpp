@@ -2,15 +2,38 @@
 
 namespace gms {
 
+RouterParams RouterParams::from(const ConfigNode& n) {
+  RouterParams p;
+  p.vcs = uint32_t(n.get_uint("vcs", p.vcs, 1, 64));
+  p.vc_buffer_flits = uint32_t(n.get_uint("vc_buffer_flits", p.vc_buffer_flits, 1, 4096));
+  p.pipeline = uint32_t(n.get_uint("pipeline", p.pipeline, 1, 16));
+  p.allocator = n.get_choice("allocator", p.allocator, {"islip", "rr"});
+  p.iterations = uint32_t(n.get_uint("iterations", p.iterations, 1, 16));
+  p.link_latency = uint32_t(n.get_uint("link_latency", p.link_latency, 0, 1000));
+  n.finish();
+  return p;
+}
+
+HxbarParams HxbarParams::from(const ConfigNode& n) {
+  HxbarParams p;
+  p.clusters = uint32_t(n.get_uint("clusters", p.clusters, 0, 4096));
+  p.long_link_latency = uint32_t(n.get_uint("long_link_latency", p.long_link_latency, 0, 1000));
+  n.finish();
+  return p;
+}
+
 NocParams NocParams::from(const ConfigNode& n) {
   NocParams p;
-  p.type = n.get_choice("type", p.type, {"full"});
+  p.type = n.get_choice("type", p.type, {"full", "crossbar", "concentrated", "hxbar"});
   p.clock_mhz = n.get_double("clock_mhz", p.clock_mhz, 1.0, 100000.0);
   p.flit_bytes = uint32_t(n.get_pow2("flit_bytes", p.flit_bytes, 4, 256));
   p.ctrl_bytes = uint32_t(n.get_uint("ctrl_bytes", p.ctrl_bytes, 0, 256));
   p.input_buffer_flits = uint32_t(n.get_uint("input_buffer_flits", p.input_buffer_flits, 1, 4096));
   p.latency = uint32_t(n.get_uint("latency", p.latency, 1, 1000));
   p.arbiter = n.get_choice("arbiter", p.arbiter, {"rr"});
+  p.concentration = uint32_t(n.get_uint("concentration", p.concentration, 1, 1024));
+  p.router = RouterParams::from(n.child("router"));
+  p.hxbar = HxbarParams::from(n.child("hxbar"));
   // A packet must fit in one input buffer, or it could never be accepted (credit deadlock).
   if (p.input_buffer_flits < p.max_packet_flits())
     n.fail("input_buffer_flits",

@@ -103,7 +103,7 @@ void GpuSystem::build() {
   const AddressMap* map = map_.get();
   noc_ = make_interconnect(
       cfg_.noc, "xbar", [map](const tlm::tlm_generic_payload& t) { return map->slice_of(t.get_address()); },
-      env_);
+      env_, map->slices_per_channel());
   for (auto& l1 : l1s_) l1->isock.bind(noc_->up);
   for (unsigned c = 0; c < n_ch; ++c)
     drams_.push_back(std::make_unique<DramChannel>(("dram" + std::to_string(c)).c_str(), cfg_.dram, c, *map_,

@@ -66,12 +66,12 @@ TEST(NocParams, FactoryRejectsUnknownTypeAndArbiter) {
   gms::BlockEnv env;
   env.stats = &root;
   NocParams p;
-  p.type = "hxbar";
+  p.type = "torus";
   EXPECT_EQ(config_error_of([&] {
               gms::make_interconnect(
                   p, "x", [](const tlm::tlm_generic_payload&) { return 0u; }, env);
             }),
-            "noc.type: unknown interconnect type 'hxbar' (known: full)");
+            "noc.type: unknown interconnect type 'torus' (known: full, crossbar, concentrated, hxbar)");
   EXPECT_EQ(config_error_of([] { gms::make_arbiter("islip"); }),
             "noc.arbiter: unknown arbiter 'islip' (known: rr)");
 }

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "models/common/rng.h"
-#include "models/noc/full_crossbar.h"
+#include "models/noc/network_interconnect.h"
 #include "tests/noc/noc_bench.h"
 
 using gms::test::NocBench;
@@ -73,7 +73,7 @@ TEST(NocTraffic, RandomTrafficWithBackPressureAnswersEveryRequestOnceToItsSender
   EXPECT_GT(b.stat("req.blocked_cycles"), 0);
   EXPECT_GT(b.stat("resp.blocked_cycles"), 0);
   EXPECT_GT(b.stat("req.credit_stall_cycles"), 0);
-  const auto& xbar = dynamic_cast<const gms::FullCrossbar&>(*b.noc);
+  const auto& xbar = dynamic_cast<const gms::NetworkInterconnect&>(*b.noc);
   EXPECT_EQ(xbar.request_network().in_flight(), 0u);
   EXPECT_EQ(xbar.reply_network().in_flight(), 0u);
 }

@@ -1,0 +1,337 @@
+#include "models/noc/router/flit_network.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace gms {
+
+FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
+                         Hooks& hooks, Topology topology)
+    : p_(p),
+      clock_(clock),
+      hooks_(hooks),
+      topo_(std::move(topology)),
+      stats_(parent, name,
+             name == "req" ? "request network (L1s -> LLC slices)" : "reply network (LLC slices -> L1s)"),
+      packets_(stats_.counter("packets", "packets delivered to an output", "packets")),
+      flits_(stats_.counter("flits", "flits delivered to an output", "flits")),
+      bytes_(stats_.counter("bytes", "bytes delivered (header + data)", "bytes")),
+      held_count_(stats_.counter(
+          "held", "arrivals that found their injection queue full (END phase withheld)", "packets")),
+      blocked_count_(
+          stats_.counter("blocked", "deliveries the downstream withheld (output blocked)", "events")),
+      latency_(stats_.histogram(
+          "latency", "arrival at the input -> delivery downstream (queueing + transfer)", "cycles", 4, 64)) {
+  stats_.formula("mean_latency", "mean of latency", "cycles", [this] { return latency_.mean(); });
+  const size_t nr = topo_.routers.size();
+  up_.resize(nr);
+  down_.resize(nr);
+  for (size_t r = 0; r < nr; ++r) {
+    up_[r].assign(topo_.routers[r].inputs, End{false, UINT32_MAX, 0, 0});
+    down_[r].assign(topo_.routers[r].outputs, End{false, UINT32_MAX, 0, 0});
+  }
+  uint32_t max_latency = topo_.eject_latency;
+  for (const Topology::Link& l : topo_.links) {
+    down_[l.from][l.out] = End{true, l.to, l.in, l.latency};
+    up_[l.to][l.in] = End{true, l.from, l.out, l.latency};
+    max_latency = std::max(max_latency, l.latency);
+  }
+  // Injectors: one per router input that terminals feed.
+  sources_.resize(topo_.sources.size());
+  for (uint32_t s = 0; s < topo_.sources.size(); ++s) {
+    const Topology::Attach& a = topo_.sources[s];
+    End& u = up_[a.router][a.port];
+    if (u.to_router && u.index != UINT32_MAX)
+      throw std::logic_error("topology " + topo_.kind + ": a terminal feeds a router input a link feeds");
+    if (u.index == UINT32_MAX) {
+      u = End{false, uint32_t(injectors_.size()), 0, 0};
+      Injector inj;
+      inj.router = a.router;
+      inj.port = a.port;
+      inj.credits.assign(p_.router.vcs, int32_t(p_.router.vc_buffer_flits));
+      inj.busy.assign(p_.router.vcs, 0);
+      injectors_.push_back(inj);
+    }
+    sources_[s].injector = u.index;
+    sources_[s].queue = RingQueue<uint32_t>(p_.input_buffer_flits);
+    injectors_[u.index].sources.push_back(s);
+  }
+  // Sink ports: one per router output that feeds terminals.
+  sinks_.resize(topo_.sinks.size());
+  for (uint32_t d = 0; d < topo_.sinks.size(); ++d) {
+    const Topology::Attach& a = topo_.sinks[d];
+    End& dn = down_[a.router][a.port];
+    if (dn.to_router && dn.index != UINT32_MAX)
+      throw std::logic_error("topology " + topo_.kind +
+                             ": a terminal hangs off a router output a link leaves");
+    if (dn.index == UINT32_MAX) {
+      dn = End{false, uint32_t(sink_ports_.size()), 0, topo_.eject_latency};
+      sink_ports_.push_back(SinkPort{a.router, a.port});
+    }
+    sinks_[d].port = dn.index;
+  }
+  // A sink port holds a whole packet: credits for it return only when the downstream takes the packet.
+  const uint32_t eject_depth = std::max(p_.router.vc_buffer_flits, p_.max_packet_flits());
+  for (size_t r = 0; r < nr; ++r) {
+    std::vector<uint32_t> vcs, depth;
+    for (const End& dn : down_[r]) {
+      vcs.push_back(dn.to_router ? p_.router.vcs : 1);
+      depth.push_back(dn.to_router ? p_.router.vc_buffer_flits : eject_depth);
+    }
+    routers_.push_back(std::make_unique<Router>(topo_.routers[r].name, topo_.routers[r].inputs,
+                                                topo_.routers[r].outputs, p_.router, vcs, depth,
+                                                topo_.route[r], packet_dest_));
+  }
+  size_t w = 4;
+  while (w < size_t(max_latency) + 2) w <<= 1;
+  wheel_.resize(w);
+  wheel_mask_ = w - 1;
+  busy_routers_.resize(unsigned(nr));
+  busy_injectors_.resize(unsigned(injectors_.size()));
+}
+
+void FlitNetwork::resize(unsigned inputs, unsigned outputs) {
+  if (inputs != sources_.size() || outputs != sinks_.size())
+    throw std::logic_error("flit network: built for " + std::to_string(sources_.size()) + " x " +
+                           std::to_string(sinks_.size()) + " terminals, bound " + std::to_string(inputs) +
+                           " x " + std::to_string(outputs));
+}
+
+uint64_t FlitNetwork::zero_load_cycles(unsigned in, unsigned out, uint32_t flits) const {
+  uint32_t hops;
+  uint64_t links;
+  topo_.path(in, out, hops, links);
+  return uint64_t(hops) * p_.router.pipeline + links + flits;
+}
+
+uint32_t FlitNetwork::new_packet() {
+  if (!free_packets_.empty()) {
+    const uint32_t i = free_packets_.back();
+    free_packets_.pop_back();
+    return i;
+  }
+  packets_tab_.emplace_back();
+  packet_dest_.push_back(0);
+  return uint32_t(packets_tab_.size() - 1);
+}
+
+bool FlitNetwork::arrive(unsigned in, unsigned out, tlm::tlm_generic_payload& t, uint32_t data_bytes,
+                         uint64_t arrival_ps, bool force) {
+  if (in >= sources_.size() || out >= sinks_.size())
+    throw std::out_of_range("interconnect: packet from input " + std::to_string(in) + " to output " +
+                            std::to_string(out) + " outside the " + std::to_string(sources_.size()) + " x " +
+                            std::to_string(sinks_.size()) + " network");
+  Source& s = sources_[in];
+  const uint32_t n = p_.packet_flits(data_bytes);
+  const uint64_t a = arrival_ps / clock_.period_ps();
+  ++in_flight_;
+  if (!force && (s.has_held || s.queued_flits + n > p_.input_buffer_flits)) {
+    if (s.has_held) throw std::logic_error("flit network: a second arrival at a held input");
+    s.has_held = true;
+    s.held = &t;
+    s.held_out = out;
+    s.held_bytes = data_bytes;
+    s.held_cycle = a;
+    ++held_count_;
+    return false;
+  }
+  const uint32_t k = new_packet();
+  packets_tab_[k] = Packet{&t, in, out, n, data_bytes, 0, a};
+  packet_dest_[k] = out;
+  s.queue.push_back(k);
+  s.queued_flits += n;
+  busy_injectors_.set(s.injector);
+  hooks_.wake(std::max(a + 1, last_cycle_ + 1));
+  return true;
+}
+
+void FlitNetwork::admit_held(uint32_t si) {
+  Source& s = sources_[si];
+  const uint32_t n = p_.packet_flits(s.held_bytes);
+  if (!s.has_held || s.queued_flits + n > p_.input_buffer_flits) return;
+  s.has_held = false;
+  tlm::tlm_generic_payload* t = s.held;
+  const uint32_t k = new_packet();
+  packets_tab_[k] = Packet{t, si, s.held_out, n, s.held_bytes, 0, s.held_cycle};
+  packet_dest_[k] = s.held_out;
+  s.queue.push_back(k);
+  s.queued_flits += n;
+  busy_injectors_.set(s.injector);
+  // Last: the upstream may send its next packet from inside this call (re-entering arrive()).
+  hooks_.accepted(si, *t);
+}
+
+void FlitNetwork::unblock(unsigned out) {
+  Sink& d = sinks_[out];
+  d.blocked = false;
+  if (!d.done.empty() && !d.listed) {
+    d.listed = true;
+    ready_sinks_.push_back(out);
+  }
+  // Unblocked during cycle u: delivers from u + 1, whatever the delta order.
+  hooks_.wake(clock_.cycle() + 1);
+}
+
+void FlitNetwork::schedule(uint64_t cycle, const Event& e) {
+  Event x = e;
+  x.cycle = cycle;
+  wheel_[cycle & wheel_mask_].push_back(x);
+  ++wheel_events_;
+}
+
+void FlitNetwork::inject(uint32_t j, uint64_t c) {
+  Injector& inj = injectors_[j];
+  if (inj.current < 0) {  // a new packet: round-robin among the sources with one ready, then a free VC
+    const size_t ns = inj.sources.size();
+    int32_t pick = -1;
+    for (size_t k = 0; k < ns && pick < 0; ++k) {
+      const uint32_t s = inj.sources[(inj.next + k) % ns];
+      if (!sources_[s].queue.empty() && packets_tab_[sources_[s].queue.front()].arrival_cycle < c)
+        pick = int32_t((inj.next + k) % ns);
+    }
+    if (pick < 0) {
+      bool waiting = false;
+      for (uint32_t s : inj.sources) waiting = waiting || !sources_[s].queue.empty();
+      if (!waiting) busy_injectors_.clear(j);
+      return;
+    }
+    int32_t vc = -1;
+    for (uint32_t v = 0; v < inj.busy.size() && vc < 0; ++v)
+      if (!inj.busy[v] && inj.credits[v] > 0) vc = int32_t(v);
+    if (vc < 0) return;
+    inj.next = uint32_t(pick + 1) % uint32_t(ns);
+    inj.current = int32_t(inj.sources[uint32_t(pick)]);
+    inj.vc = uint16_t(vc);
+    inj.busy[uint32_t(vc)] = 1;
+    inj.sent = 0;
+  }
+  if (inj.credits[inj.vc] <= 0) return;
+  const uint32_t si = uint32_t(inj.current);
+  Source& s = sources_[si];
+  const uint32_t k = s.queue.front();
+  const uint32_t n = packets_tab_[k].flits;
+  Flit f;
+  f.packet = k;
+  f.vc = inj.vc;
+  f.head = inj.sent == 0;
+  f.tail = inj.sent + 1 == n;
+  --inj.credits[inj.vc];
+  routers_[inj.router]->write(inj.port, f, c);
+  busy_routers_.set(inj.router);
+  ++inj.sent;
+  --s.queued_flits;
+  if (f.tail) {
+    s.queue.pop_front();
+    inj.busy[inj.vc] = 0;
+    inj.current = -1;
+  }
+  if (s.has_held) admit_held(si);  // may re-enter arrive(): no references held past this point
+}
+
+void FlitNetwork::handle(const Event& e, uint64_t c) {
+  if (e.cycle != c)
+    throw std::logic_error("flit network: event for cycle " + std::to_string(e.cycle) + " handled at cycle " +
+                           std::to_string(c));
+  switch (e.kind) {
+    case Event::kFlitToRouter:
+      routers_[e.index]->write(e.port, e.flit, c);
+      busy_routers_.set(e.index);
+      break;
+    case Event::kFlitToSink: {
+      Packet& pk = packets_tab_[e.flit.packet];
+      if (sinks_[pk.dest].port != e.index)
+        throw std::logic_error("flit network: a packet for output " + std::to_string(pk.dest) +
+                               " reached another output port (a bypassed router's wiring does not match)");
+      ++pk.received;
+      if (!e.flit.tail) break;
+      Sink& d = sinks_[pk.dest];
+      d.done.push_back(e.flit.packet);
+      if (!d.blocked && !d.listed) {
+        d.listed = true;
+        ready_sinks_.push_back(pk.dest);
+      }
+      break;
+    }
+    case Event::kCreditToRouter:
+      routers_[e.index]->credit(e.port, e.flit.vc);
+      break;
+    case Event::kCreditToInjector:
+      ++injectors_[e.index].credits[e.flit.vc];
+      break;
+  }
+}
+
+void FlitNetwork::deliver(uint32_t di, uint64_t c) {
+  Sink& d = sinks_[di];
+  d.listed = false;
+  while (!d.done.empty() && !d.blocked) {
+    const uint32_t k = d.done.front();
+    Packet pk = packets_tab_[k];
+    if (!hooks_.deliver(di, *pk.t)) {
+      sinks_[di].blocked = true;
+      ++blocked_count_;
+      return;
+    }
+    Sink& dd = sinks_[di];  // deliver() may re-enter arrive(): re-read
+    dd.done.pop_front();
+    --in_flight_;
+    ++packets_;
+    flits_ += pk.flits;
+    bytes_ += p_.ctrl_bytes + pk.bytes;
+    latency_.add(c - pk.arrival_cycle);
+    free_packets_.push_back(k);
+    const SinkPort& sp = sink_ports_[dd.port];
+    Event e{Event::kCreditToRouter, sp.router, sp.port, 0, Flit{}};
+    for (uint32_t f = 0; f < pk.flits; ++f) schedule(c + 1, e);
+  }
+}
+
+uint64_t FlitNetwork::step(uint64_t c) {
+  last_cycle_ = c;
+  std::vector<Event>& slot = wheel_[c & wheel_mask_];
+  if (!slot.empty()) {
+    std::vector<Event> now;
+    now.swap(slot);
+    wheel_events_ -= now.size();
+    for (const Event& e : now) handle(e, c);
+    now.clear();
+    if (slot.empty()) slot.swap(now);  // keep the capacity
+  }
+  if (!ready_sinks_.empty()) {
+    std::vector<uint32_t> ready;
+    ready.swap(ready_sinks_);
+    for (uint32_t d : ready) deliver(d, c);
+  }
+  busy_injectors_.for_each([this, c](unsigned j) { inject(j, c); });
+  busy_routers_.for_each([this, c](unsigned r) {
+    departures_.clear();
+    Router& rt = *routers_[r];
+    rt.step(c, departures_);
+    for (const Router::Departure& dep : departures_) {
+      const End& dn = down_[r][dep.out];
+      schedule(c + 1 + dn.latency, Event{dn.to_router ? Event::kFlitToRouter : Event::kFlitToSink, dn.index,
+                                         dn.port, 0, dep.flit});
+      const End& up = up_[r][dep.in];
+      Flit credit;
+      credit.vc = dep.in_vc;
+      schedule(c + 1 + up.latency, Event{up.to_router ? Event::kCreditToRouter : Event::kCreditToInjector,
+                                         up.index, up.port, 0, credit});
+    }
+    if (!rt.busy()) busy_routers_.clear(r);
+  });
+  return next_work(c);
+}
+
+uint64_t FlitNetwork::next_work(uint64_t c) const {
+  for (size_t w = 0; w < busy_routers_.words(); ++w)
+    if (busy_routers_.word(w)) return c + 1;
+  for (size_t w = 0; w < busy_injectors_.words(); ++w)
+    if (busy_injectors_.word(w)) return c + 1;
+  if (!ready_sinks_.empty()) return c + 1;
+  if (wheel_events_ == 0) return kNever;
+  for (uint64_t k = 1; k <= wheel_mask_ + 1; ++k)
+    if (!wheel_[(c + k) & wheel_mask_].empty()) return c + k;
+  return c + 1;
+}
+
+}  // namespace gms

@@ -1,0 +1,137 @@
+// One direction (request or reply) of a flit-level router network, built from a Topology: injectors that
+// split packets into flits and feed the routers (round-robin among the terminals sharing a port, a whole
+// packet at a time), routers (router.h), links with their latency, and sinks that reassemble packets and
+// hand them downstream (credits for the ejection buffer return when the downstream takes the packet).
+//
+// Timing (NoC cycles): a packet arriving during cycle a is injected from a + 1, one flit per cycle as
+// credits allow; through h routers and links summing L cycles (the ejection link included), an uncontended
+// packet of n flits is delivered at cycle a + h x pipeline + L + n (docs/blocks/noc.md "Routers").
+//
+// Cost: a cycle visits the routers and injectors with flits only, and link traffic sits in a timing wheel;
+// with nothing buffered the network sleeps until the next link event or arrival.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/common/clock.h"
+#include "models/common/ring_queue.h"
+#include "models/common/stats.h"
+#include "models/noc/active_set.h"
+#include "models/noc/noc_params.h"
+#include "models/noc/packet_network.h"
+#include "models/noc/router/router.h"
+#include "models/noc/router/topology.h"
+
+namespace gms {
+
+class FlitNetwork final : public PacketNetwork {
+ public:
+  FlitNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
+              Hooks& hooks, Topology topology);
+  FlitNetwork(const FlitNetwork&) = delete;
+  FlitNetwork& operator=(const FlitNetwork&) = delete;
+
+  // The topology fixes the terminal counts; resize only checks them.
+  void resize(unsigned inputs, unsigned outputs) override;
+  bool arrive(unsigned in, unsigned out, tlm::tlm_generic_payload& t, uint32_t data_bytes,
+              uint64_t arrival_ps, bool force = false) override;
+  void unblock(unsigned out) override;
+  uint64_t step(uint64_t c) override;
+  uint64_t in_flight() const override { return in_flight_; }
+  uint64_t zero_load_cycles(unsigned in, unsigned out, uint32_t flits) const override;
+
+  const Topology& topology() const { return topo_; }
+  Router& router(unsigned r) { return *routers_[r]; }
+  const Router& router(unsigned r) const { return *routers_[r]; }
+  unsigned routers() const { return unsigned(routers_.size()); }
+  uint64_t delivered() const { return packets_.value; }
+
+ private:
+  struct Packet {
+    tlm::tlm_generic_payload* t = nullptr;
+    uint32_t src = 0, dest = 0, flits = 0, bytes = 0, received = 0;
+    uint64_t arrival_cycle = 0;
+  };
+  // Where a router input's credits go (its upstream) and where a router output's flits go (downstream).
+  struct End {
+    bool to_router = true;  // false: an injector (upstream) or a sink port (downstream)
+    uint32_t index = 0;     // router, injector or sink port
+    uint32_t port = 0;      // the router's port when to_router
+    uint32_t latency = 0;   // link cycles
+  };
+  struct Source {               // one network input (terminal)
+    RingQueue<uint32_t> queue;  // packets waiting to be injected, in arrival order
+    uint32_t queued_flits = 0;
+    uint32_t injector = 0;
+    bool has_held = false;
+    tlm::tlm_generic_payload* held = nullptr;
+    uint32_t held_out = 0, held_bytes = 0;
+    uint64_t held_cycle = 0;
+  };
+  struct Injector {  // a router input port fed by one or more sources
+    uint32_t router = 0, port = 0;
+    std::vector<uint32_t> sources;
+    std::vector<int32_t> credits;  // per VC of the router input
+    std::vector<uint8_t> busy;     // per VC: a packet of ours is still being written into it
+    uint32_t next = 0;             // round-robin among the sources, a packet at a time
+    int32_t current = -1;          // packet being injected
+    uint32_t sent = 0;             // its flits injected so far
+    uint16_t vc = 0;
+  };
+  struct Sink {                // one network output (terminal)
+    RingQueue<uint32_t> done;  // complete packets waiting for the downstream, in order
+    bool blocked = false;
+    bool listed = false;  // in ready_sinks_
+    uint32_t port = 0;    // sink port it hangs off
+  };
+  struct SinkPort {  // a router output feeding sinks
+    uint32_t router = 0, port = 0;
+  };
+  struct Event {
+    enum Kind : uint8_t { kFlitToRouter, kFlitToSink, kCreditToRouter, kCreditToInjector } kind;
+    uint32_t index, port;
+    uint64_t cycle;  // when it happens (checked: the wheel must never lap)
+    Flit flit;       // kFlit*: the flit; kCredit*: flit.vc is the VC
+  };
+
+  void schedule(uint64_t cycle, const Event& e);
+  void handle(const Event& e, uint64_t c);
+  void inject(uint32_t j, uint64_t c);
+  void admit_held(uint32_t s);
+  void deliver(uint32_t sink, uint64_t c);
+  uint32_t new_packet();
+  uint64_t next_work(uint64_t c) const;
+
+  const NocParams& p_;
+  const Clock& clock_;
+  Hooks& hooks_;
+  Topology topo_;
+  std::vector<uint32_t> packet_dest_;  // destination per packet-table entry (read by the routers)
+  std::vector<Packet> packets_tab_;
+  std::vector<uint32_t> free_packets_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::vector<End>> up_, down_;  // [router][port]
+  std::vector<Source> sources_;
+  std::vector<Injector> injectors_;
+  std::vector<Sink> sinks_;
+  std::vector<SinkPort> sink_ports_;
+  std::vector<std::vector<Event>> wheel_;  // events by cycle modulo its size (> the longest latency + 1)
+  uint64_t wheel_mask_ = 0;
+  uint64_t wheel_events_ = 0;
+  ActiveSet busy_routers_, busy_injectors_;
+  std::vector<uint32_t> ready_sinks_;  // sinks with complete packets and an unblocked downstream
+  std::vector<Router::Departure> departures_;
+  uint64_t in_flight_ = 0;
+  uint64_t last_cycle_ = 0;
+
+  StatGroup stats_;
+  Counter& packets_;
+  Counter& flits_;
+  Counter& bytes_;
+  Counter& held_count_;
+  Counter& blocked_count_;
+  Histogram& latency_;
+};
+
+}  // namespace gms
