@@ -262,27 +262,26 @@ void FlitNetwork::handle(const Event& e, uint64_t c) {
 }
 
 void FlitNetwork::deliver(uint32_t di, uint64_t c) {
-  Sink& d = sinks_[di];
-  d.listed = false;
-  while (!d.done.empty() && !d.blocked) {
-    const uint32_t k = d.done.front();
-    Packet pk = packets_tab_[k];
-    if (!hooks_.deliver(di, *pk.t)) {
-      sinks_[di].blocked = true;
-      ++blocked_count_;
-      return;
-    }
-    Sink& dd = sinks_[di];  // deliver() may re-enter arrive(): re-read
-    dd.done.pop_front();
+  sinks_[di].listed = false;
+  while (!sinks_[di].done.empty() && !sinks_[di].blocked) {
+    const uint32_t k = sinks_[di].done.front();
+    const Packet pk = packets_tab_[k];
+    sinks_[di].done.pop_front();
     --in_flight_;
     ++packets_;
     flits_ += pk.flits;
     bytes_ += p_.ctrl_bytes + pk.bytes;
     latency_.add(c - pk.arrival_cycle);
     free_packets_.push_back(k);
-    const SinkPort& sp = sink_ports_[dd.port];
-    Event e{Event::kCreditToRouter, sp.router, sp.port, 0, Flit{}};
+    const SinkPort& sp = sink_ports_[sinks_[di].port];
+    const Event e{Event::kCreditToRouter, sp.router, sp.port, 0, Flit{}};
     for (uint32_t f = 0; f < pk.flits; ++f) schedule(c + 1, e);
+    // The downstream has the packet either way; false: it withholds its END phase, and this terminal takes
+    // nothing more until unblock(). deliver() may re-enter arrive(): state is re-read through sinks_.
+    if (!hooks_.deliver(di, *pk.t)) {
+      sinks_[di].blocked = true;
+      ++blocked_count_;
+    }
   }
 }
 
