@@ -11,23 +11,17 @@ CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, con
       clock_(clock),
       hooks_(hooks),
       arbiter_(make_arbiter(p.arbiter)),
-      stats_(parent, name,
-             name == "req" ? "request network (L1s -> LLC slices)" : "reply network (LLC slices -> L1s)"),
-      packets_(stats_.counter("packets", "packets delivered to an output", "packets")),
-      flits_(stats_.counter("flits", "flits delivered to an output", "flits")),
-      bytes_(stats_.counter("bytes", "bytes delivered (header + data)", "bytes")),
-      held_count_(stats_.counter("held", "arrivals that found their input buffer full (END phase withheld)",
-                                 "packets")),
-      credit_stall_cycles_(
-          stats_.counter("credit_stall_cycles",
-                         "cycles arrivals were held upstream waiting for input buffer credits", "cycles")),
-      blocked_cycles_(
-          stats_.counter("blocked_cycles", "cycles outputs waited for a downstream END phase", "cycles")),
-      busy_cycles_(stats_.counter("busy_cycles", "output cycles spent sending flits, all outputs", "cycles")),
-      latency_(stats_.histogram(
-          "latency", "arrival at the input -> delivery downstream (queueing + transfer)", "cycles", 4, 64)) {
-  stats_.formula("mean_latency", "mean of latency", "cycles", [this] { return latency_.mean(); });
-  stats_.formula("utilization", "busy_cycles / (outputs x elapsed NoC cycles)", "ratio", [this] {
+      delivery_(parent, name),
+      held_count_(delivery_.group.counter(
+          "held", "arrivals that found their input buffer full (END phase withheld)", "packets")),
+      credit_stall_cycles_(delivery_.group.counter(
+          "credit_stall_cycles", "cycles arrivals were held upstream waiting for input buffer credits",
+          "cycles")),
+      blocked_cycles_(delivery_.group.counter("blocked_cycles",
+                                              "cycles outputs waited for a downstream END phase", "cycles")),
+      busy_cycles_(delivery_.group.counter("busy_cycles", "output cycles spent sending flits, all outputs",
+                                           "cycles")) {
+  delivery_.group.formula("utilization", "busy_cycles / (outputs x elapsed NoC cycles)", "ratio", [this] {
     return out_.empty() ? 0.0 : double(busy_cycles_.value) / double(out_.size() * elapsed_cycles());
   });
   probe_buffered_.attach(tf, block, name + "_buffered_flits");
@@ -40,11 +34,12 @@ void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
   for (Input& in : in_) in.fifo = RingQueue<Packet>(p_.input_buffer_flits);  // a packet is >= 1 flit
   for (unsigned o = 0; o < outputs; ++o) {
     const std::string n = "out" + std::to_string(o);
-    out_[o].busy_cycles =
-        &stats_.counter(n + "_busy_cycles", "cycles output " + std::to_string(o) + " sent flits", "cycles");
+    out_[o].busy_cycles = &delivery_.group.counter(
+        n + "_busy_cycles", "cycles output " + std::to_string(o) + " sent flits", "cycles");
     const Counter* c = out_[o].busy_cycles;
-    stats_.formula(n + "_utilization", "busy cycles / elapsed NoC cycles of output " + std::to_string(o),
-                   "ratio", [this, c] { return double(c->value) / double(elapsed_cycles()); });
+    delivery_.group.formula(n + "_utilization",
+                            "busy cycles / elapsed NoC cycles of output " + std::to_string(o), "ratio",
+                            [this, c] { return double(c->value) / double(elapsed_cycles()); });
   }
   for (ActiveSet* s : {&queued_, &sending_, &held_}) s->resize(inputs);
   piped_.resize(outputs);
@@ -118,7 +113,7 @@ uint64_t CrossbarNetwork::step(uint64_t c) {
   // Probes are written here only: a signal may not be written by two processes (the callers of
   // arrive()) in one delta cycle.
   probe_buffered_.set(total_buffered_);
-  probe_delivered_.set(packets_.value);
+  probe_delivered_.set(delivery_.packets.value);
   return next_work(c);
 }
 
@@ -176,10 +171,7 @@ void CrossbarNetwork::deliver(unsigned o, uint64_t c) {
   else
     new_front(out);
   --in_flight_;
-  ++packets_;
-  flits_ += pk.flits;
-  bytes_ += pk.bytes;
-  latency_.add(c - pk.arrival_cycle);
+  delivery_.record(pk.flits, pk.bytes, c - pk.arrival_cycle);
   if (!hooks_.deliver(o, *pk.t)) {
     out.blocked = true;
     out.blocked_since = c;

@@ -24,6 +24,7 @@
 #include "models/common/trace.h"
 #include "models/noc/active_set.h"
 #include "models/noc/arbiter.h"
+#include "models/noc/delivery_stats.h"
 #include "models/noc/noc_params.h"
 #include "models/noc/packet_network.h"
 
@@ -146,15 +147,11 @@ class CrossbarNetwork final : public PacketNetwork {
   uint64_t next_at_ = kNever;
   bool next_valid_ = false;
 
-  StatGroup stats_;
-  Counter& packets_;
-  Counter& flits_;
-  Counter& bytes_;
+  DeliveryStats delivery_;
   Counter& held_count_;
   Counter& credit_stall_cycles_;
   Counter& blocked_cycles_;
   Counter& busy_cycles_;
-  Histogram& latency_;
   Probe<uint32_t> probe_buffered_;
   Probe<uint64_t> probe_delivered_;
 };

@@ -11,18 +11,11 @@ FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocPa
       clock_(clock),
       hooks_(hooks),
       topo_(std::move(topology)),
-      stats_(parent, name,
-             name == "req" ? "request network (L1s -> LLC slices)" : "reply network (LLC slices -> L1s)"),
-      packets_(stats_.counter("packets", "packets delivered to an output", "packets")),
-      flits_(stats_.counter("flits", "flits delivered to an output", "flits")),
-      bytes_(stats_.counter("bytes", "bytes delivered (header + data)", "bytes")),
-      held_count_(stats_.counter(
+      delivery_(parent, name),
+      held_count_(delivery_.group.counter(
           "held", "arrivals that found their injection queue full (END phase withheld)", "packets")),
-      blocked_count_(
-          stats_.counter("blocked", "deliveries the downstream withheld (output blocked)", "events")),
-      latency_(stats_.histogram(
-          "latency", "arrival at the input -> delivery downstream (queueing + transfer)", "cycles", 4, 64)) {
-  stats_.formula("mean_latency", "mean of latency", "cycles", [this] { return latency_.mean(); });
+      blocked_count_(delivery_.group.counter("blocked", "deliveries the downstream withheld (output blocked)",
+                                             "events")) {
   const size_t nr = topo_.routers.size();
   up_.resize(nr);
   down_.resize(nr);
@@ -268,10 +261,7 @@ void FlitNetwork::deliver(uint32_t di, uint64_t c) {
     const Packet pk = packets_tab_[k];
     sinks_[di].done.pop_front();
     --in_flight_;
-    ++packets_;
-    flits_ += pk.flits;
-    bytes_ += p_.ctrl_bytes + pk.bytes;
-    latency_.add(c - pk.arrival_cycle);
+    delivery_.record(pk.flits, p_.ctrl_bytes + pk.bytes, c - pk.arrival_cycle);
     free_packets_.push_back(k);
     const SinkPort& sp = sink_ports_[sinks_[di].port];
     const Event e{Event::kCreditToRouter, sp.router, sp.port, 0, Flit{}};

@@ -18,6 +18,7 @@
 #include "models/common/ring_queue.h"
 #include "models/common/stats.h"
 #include "models/noc/active_set.h"
+#include "models/noc/delivery_stats.h"
 #include "models/noc/noc_params.h"
 #include "models/noc/packet_network.h"
 #include "models/noc/router/router.h"
@@ -45,7 +46,7 @@ class FlitNetwork final : public PacketNetwork {
   Router& router(unsigned r) { return *routers_[r]; }
   const Router& router(unsigned r) const { return *routers_[r]; }
   unsigned routers() const { return unsigned(routers_.size()); }
-  uint64_t delivered() const { return packets_.value; }
+  uint64_t delivered() const { return delivery_.packets.value; }
 
  private:
   struct Packet {
@@ -125,13 +126,9 @@ class FlitNetwork final : public PacketNetwork {
   uint64_t in_flight_ = 0;
   uint64_t last_cycle_ = 0;
 
-  StatGroup stats_;
-  Counter& packets_;
-  Counter& flits_;
-  Counter& bytes_;
+  DeliveryStats delivery_;
   Counter& held_count_;
   Counter& blocked_count_;
-  Histogram& latency_;
 };
 
 }  // namespace gms
