@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "models/common/block_env.h"
+#include "models/noc/mc_router_control.h"
 #include "models/noc/noc_params.h"
 
 namespace gms {
@@ -26,6 +27,9 @@ class Interconnect : public sc_core::sc_module {
 
   Interconnect(sc_core::sc_module_name name, RouteFn route);
   ~Interconnect() override = default;
+
+  // The MC-routers' gating control (noc.type hxbar, after elaboration); nullptr for other topologies.
+  virtual McRouterControl* mc_router_control() { return nullptr; }
 
  protected:
   using Payload = tlm::tlm_generic_payload;

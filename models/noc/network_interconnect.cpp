@@ -78,13 +78,72 @@ void NetworkInterconnect::end_of_elaboration() {
   }
   req_->resize(n_up, n_down);
   resp_->resize(n_down, n_up);
+  if (FlitNetwork* rq = request_flits()) {
+    FlitNetwork* rs = reply_flits();
+    auto sum = [rq, rs](double (*part)(const FlitNetwork::Energy&)) {
+      return [rq, rs, part] {
+        const uint64_t now = Clock::now_ps() / rq->clock_period_ps();
+        return (part(rq->energy(now)) + part(rs->energy(now))) * 1e-3;
+      };
+    };
+    stats_.formula("energy_nj", "NoC energy, both networks (dynamic + static)", "nJ",
+                   sum([](const FlitNetwork::Energy& e) { return e.total(); }));
+    stats_.formula("energy_dynamic_nj", "NoC dynamic energy, both networks", "nJ",
+                   sum([](const FlitNetwork::Energy& e) { return e.dynamic(); }));
+    stats_.formula("energy_static_nj", "NoC static energy (router leakage while not gated), both networks",
+                   "nJ", sum([](const FlitNetwork::Energy& e) { return e.leakage; }));
+    reported_.assign(rq->gates(), GateState::kOn);
+  }
+}
+
+McRouterControl* NetworkInterconnect::mc_router_control() {
+  FlitNetwork* rq = request_flits();
+  return rq && rq->gates() ? this : nullptr;
+}
+
+unsigned NetworkInterconnect::mc_routers() const {
+  const auto* rq = dynamic_cast<const FlitNetwork*>(req_.get());
+  return rq ? rq->gates() : 0;
+}
+
+void NetworkInterconnect::gate(unsigned mc) {
+  if (mc >= mc_routers())
+    throw std::out_of_range(std::string(name()) + ": no MC-router " + std::to_string(mc));
+  request_flits()->request_gate(mc, true);
+  reply_flits()->request_gate(mc, true);
+}
+
+void NetworkInterconnect::wake(unsigned mc) {
+  if (mc >= mc_routers())
+    throw std::out_of_range(std::string(name()) + ": no MC-router " + std::to_string(mc));
+  request_flits()->request_gate(mc, false);
+  reply_flits()->request_gate(mc, false);
+}
+
+GateState NetworkInterconnect::state(unsigned mc) const {
+  const auto* rq = dynamic_cast<const FlitNetwork*>(req_.get());
+  const auto* rs = dynamic_cast<const FlitNetwork*>(resp_.get());
+  const GateState a = rq->gate_state(mc), b = rs->gate_state(mc);
+  if (a == b) return a;
+  // In transition: report the side that is not done (draining before waking: a gate is still pending).
+  for (GateState s : {GateState::kDraining, GateState::kWaking})
+    if (a == s || b == s) return s;
+  return GateState::kDraining;  // one gated, one on: a request just changed direction
+}
+
+void NetworkInterconnect::gate_changed(unsigned g) {
+  if (g >= reported_.size()) return;
+  const GateState s = state(g);
+  if (s == reported_[g]) return;
+  reported_[g] = s;
+  if (listener_) listener_(g, s);
 }
 
 std::unique_ptr<PacketNetwork> NetworkInterconnect::make_network(const char* name,
                                                                  PacketNetwork::Hooks& hooks, bool reply) {
   const unsigned ins = reply ? down.size() : up.size(), outs = reply ? up.size() : down.size();
   return std::make_unique<FlitNetwork>(name, stats_, p_, clock_, hooks,
-                                       build_topology(p_, ins, outs, reply, slices_per_mc_));
+                                       build_topology(p_, ins, outs, reply, slices_per_mc_), tf_, basename());
 }
 
 tlm::tlm_sync_enum NetworkInterconnect::up_nb_transport_fw(int port, Payload& t, tlm::tlm_phase& ph,
@@ -149,10 +208,10 @@ void NetworkInterconnect::run() {
   ++active_cycles_;
   const uint64_t c = clock_.cycle();
   const uint64_t next = std::min(req_->step_if_due(c), resp_->step_if_due(c));
-  if (next != PacketNetwork::kNever) wake(next);
+  if (next != PacketNetwork::kNever) wake_at(next);
 }
 
-void NetworkInterconnect::wake(uint64_t cycle) {
+void NetworkInterconnect::wake_at(uint64_t cycle) {
   if (cycle >= scheduled_) return;
   scheduled_ = cycle;
   wake_event_.notify_at_ps(clock_.edge_ps(cycle));

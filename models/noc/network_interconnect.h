@@ -20,7 +20,7 @@
 
 namespace gms {
 
-class NetworkInterconnect : public Interconnect {
+class NetworkInterconnect : public Interconnect, private McRouterControl {
  public:
   // slices_per_mc: LLC slices per memory controller (the H-Xbar's MC-routers group them).
   NetworkInterconnect(sc_core::sc_module_name name, const NocParams& p, RouteFn route, const BlockEnv& env,
@@ -32,6 +32,7 @@ class NetworkInterconnect : public Interconnect {
   // The router networks (nullptr for noc.type full).
   FlitNetwork* request_flits() { return dynamic_cast<FlitNetwork*>(req_.get()); }
   FlitNetwork* reply_flits() { return dynamic_cast<FlitNetwork*>(resp_.get()); }
+  McRouterControl* mc_router_control() override;
 
  protected:
   tlm::tlm_sync_enum up_nb_transport_fw(int port, Payload& t, tlm::tlm_phase& ph,
@@ -44,7 +45,14 @@ class NetworkInterconnect : public Interconnect {
  private:
   void run();
   std::unique_ptr<PacketNetwork> make_network(const char* name, PacketNetwork::Hooks& hooks, bool reply);
-  void wake(uint64_t cycle);
+  void wake_at(uint64_t cycle);
+  void gate_changed(unsigned g);
+  // McRouterControl
+  unsigned mc_routers() const override;
+  void gate(unsigned mc) override;
+  void wake(unsigned mc) override;
+  GateState state(unsigned mc) const override;
+  void set_listener(Listener l) override { listener_ = std::move(l); }
   bool on_request(unsigned in, Payload& t, const sc_core::sc_time& d);
   bool on_response(unsigned in, Payload& t);
   // The up port a reply returns to: popped from MemReq::route, or from the side table for foreign payloads.
@@ -56,14 +64,16 @@ class NetworkInterconnect : public Interconnect {
     explicit RequestHooks(NetworkInterconnect& x) : x(x) {}
     bool deliver(unsigned out, Payload& t) override;
     void accepted(unsigned in, Payload& t) override { x.up_ports_[in].accept(t); }
-    void wake(uint64_t cycle) override { x.wake(cycle); }
+    void wake(uint64_t cycle) override { x.wake_at(cycle); }
+    void gate_changed(unsigned g, GateState) override { x.gate_changed(g); }
     NetworkInterconnect& x;
   };
   struct ReplyHooks final : PacketNetwork::Hooks {
     explicit ReplyHooks(NetworkInterconnect& x) : x(x) {}
     bool deliver(unsigned out, Payload& t) override;
     void accepted(unsigned in, Payload& t) override { x.down_ports_[in].release_response(t); }
-    void wake(uint64_t cycle) override { x.wake(cycle); }
+    void wake(uint64_t cycle) override { x.wake_at(cycle); }
+    void gate_changed(unsigned g, GateState) override { x.gate_changed(g); }
     NetworkInterconnect& x;
   };
 
@@ -86,6 +96,8 @@ class NetworkInterconnect : public Interconnect {
   Wakeup wake_event_;
   uint64_t scheduled_ = PacketNetwork::kNever;  // earliest cycle the event is notified for
   const Payload* completing_ = nullptr;         // a request whose target may complete it at once
+  Listener listener_;
+  std::vector<GateState> reported_;  // per MC-router: the combined state last reported
 };
 
 }  // namespace gms

@@ -18,6 +18,8 @@ HxbarParams HxbarParams::from(const ConfigNode& n) {
   HxbarParams p;
   p.clusters = uint32_t(n.get_uint("clusters", p.clusters, 0, 4096));
   p.long_link_latency = uint32_t(n.get_uint("long_link_latency", p.long_link_latency, 0, 1000));
+  p.gate.gate_cycles = uint32_t(n.get_uint("gate_cycles", p.gate.gate_cycles, 0, 1000000));
+  p.gate.wake_cycles = uint32_t(n.get_uint("wake_cycles", p.gate.wake_cycles, 0, 1000000));
   n.finish();
   return p;
 }
@@ -32,8 +34,10 @@ NocParams NocParams::from(const ConfigNode& n) {
   p.latency = uint32_t(n.get_uint("latency", p.latency, 1, 1000));
   p.arbiter = n.get_choice("arbiter", p.arbiter, {"rr"});
   p.concentration = uint32_t(n.get_uint("concentration", p.concentration, 1, 1024));
+  p.watchdog_cycles = n.get_uint("watchdog_cycles", p.watchdog_cycles, 0, UINT64_MAX);
   p.router = RouterParams::from(n.child("router"));
   p.hxbar = HxbarParams::from(n.child("hxbar"));
+  p.energy = EnergyParams::from(n.child("energy"));
   // A packet must fit in one input buffer, or it could never be accepted (credit deadlock).
   if (p.input_buffer_flits < p.max_packet_flits())
     n.fail("input_buffer_flits",

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "models/common/config.h"
+#include "models/noc/router/noc_energy.h"
+#include "models/noc/router/power_gate.h"
 
 namespace gms {
 
@@ -24,6 +26,7 @@ struct RouterParams {
 struct HxbarParams {
   uint32_t clusters = 0;           // SM-routers; 0: slices per memory controller (the co-design rule)
   uint32_t long_link_latency = 2;  // cycles on a link SM-router <-> MC-router (assumed: twice a short link)
+  GateParams gate;                 // MC-router power gating: gate_cycles, wake_cycles
 
   static HxbarParams from(const ConfigNode& n);
 };
@@ -38,8 +41,10 @@ struct NocParams {
   uint32_t latency = 2;              // full: router + link pipeline cycles from switch grant to head flit out
   std::string arbiter = "rr";        // full: output arbitration policy
   uint32_t concentration = 2;        // concentrated: terminals per router port on each side
+  uint64_t watchdog_cycles = 1000000;  // router networks: a flit unmoved this long is an error (0: off)
   RouterParams router;
   HxbarParams hxbar;
+  EnergyParams energy;
 
   // Flits of a packet carrying data_bytes of payload: ceil((ctrl_bytes + data_bytes) / flit_bytes).
   uint32_t packet_flits(uint32_t data_bytes) const {

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "models/noc/router/power_gate.h"
+
 namespace gms {
 
 class PacketNetwork {
@@ -23,6 +25,11 @@ class PacketNetwork {
     virtual void accepted(unsigned in, tlm::tlm_generic_payload& t) = 0;
     // The network has work at this cycle (the owner's event must fire then or earlier).
     virtual void wake(uint64_t cycle) = 0;
+    // Power-gateable router g (an H-Xbar MC-router) entered state s.
+    virtual void gate_changed(unsigned g, GateState s) {
+      (void)g;
+      (void)s;
+    }
     virtual ~Hooks() = default;
   };
 

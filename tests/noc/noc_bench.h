@@ -21,7 +21,8 @@ struct NocBench {
   std::vector<std::unique_ptr<FakeTarget>> tgt;
 
   // `trace` (optional) selects blocks for VCD probes; it must outlive the simulation.
-  NocBench(const NocParams& p, unsigned initiators, unsigned targets, const TraceSelector* trace = nullptr);
+  NocBench(const NocParams& p, unsigned initiators, unsigned targets, const TraceSelector* trace = nullptr,
+           unsigned slices_per_mc = 1);
   // Address of the k-th distinct line that routes to target j.
   uint64_t line_to(unsigned j, unsigned k = 0) const { return 128ull * (j + uint64_t(k) * tgt.size()); }
   double stat(const std::string& path) const { return root.value("xbar." + path); }

@@ -11,65 +11,15 @@
 #include "models/noc/router/flit_network.h"
 #include "models/noc/router/topology.h"
 #include "tests/config_error_of.h"
+#include "tests/noc/flit_net.h"
 
 using gms::FlitNetwork;
 using gms::NocParams;
 using gms::PacketNetwork;
 using Payload = tlm::tlm_generic_payload;
 
-namespace {
-
-// Records when each payload is delivered; a blocked output refuses until released.
-struct Recorder final : PacketNetwork::Hooks {
-  uint64_t now = 0;
-  std::map<const Payload*, uint64_t> delivered_at;
-  std::map<const Payload*, unsigned> delivered_to;
-  std::vector<unsigned> accepted_inputs;
-  std::vector<bool> blocked = std::vector<bool>(64, false);
-  std::vector<const Payload*> order;
-  // The payload is taken either way; a blocked output withholds its END phase (returns false).
-  bool deliver(unsigned out, Payload& t) override {
-    delivered_at[&t] = now;
-    delivered_to[&t] = out;
-    order.push_back(&t);
-    return !blocked[out];
-  }
-  void accepted(unsigned in, Payload&) override { accepted_inputs.push_back(in); }
-  void wake(uint64_t) override {}
-};
-
-NocParams params(const std::string& type, uint32_t pipeline, uint32_t link) {
-  NocParams p;
-  p.type = type;
-  p.router.pipeline = pipeline;
-  p.router.link_latency = link;
-  return p;
-}
-
-struct Net {
-  Net(const NocParams& p, unsigned ins, unsigned outs, bool reply = false, unsigned spm = 1)
-      : params(p),
-        clock(p.clock_mhz),
-        root("root"),
-        net("req", root, params, clock, rec, gms::build_topology(params, ins, outs, reply, spm)) {}
-  void run_to(uint64_t end) {
-    for (; c <= end; ++c) {
-      rec.now = c;
-      net.step(c);
-    }
-  }
-  bool send(unsigned in, unsigned out, Payload& t, uint32_t bytes, uint64_t cycle) {
-    return net.arrive(in, out, t, bytes, cycle * clock.period_ps());
-  }
-  NocParams params;
-  gms::Clock clock;
-  gms::StatGroup root;
-  Recorder rec;
-  FlitNetwork net;
-  uint64_t c = 0;
-};
-
-}  // namespace
+using gms::test::Net;
+using gms::test::params;
 
 TEST(NocRouter, OneHopLatencyIsPipelinePlusLinkPlusFlits) {
   Net n(params("crossbar", 4, 1), 2, 2);

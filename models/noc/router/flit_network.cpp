@@ -6,11 +6,13 @@
 namespace gms {
 
 FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
-                         Hooks& hooks, Topology topology)
+                         Hooks& hooks, Topology topology, VcdWriter* vcd, const std::string& block)
     : p_(p),
       clock_(clock),
       hooks_(hooks),
       topo_(std::move(topology)),
+      name_(block.empty() ? name : block + "." + name),
+      energy_model_(p.energy, 8 * p.flit_bytes),
       delivery_(parent, name),
       held_count_(delivery_.group.counter(
           "held", "arrivals that found their injection queue full (END phase withheld)", "packets")),
@@ -24,10 +26,13 @@ FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocPa
     down_[r].assign(topo_.routers[r].outputs, End{false, UINT32_MAX, 0, 0});
   }
   uint32_t max_latency = topo_.eject_latency;
-  for (const Topology::Link& l : topo_.links) {
-    down_[l.from][l.out] = End{true, l.to, l.in, l.latency};
-    up_[l.to][l.in] = End{true, l.from, l.out, l.latency};
+  for (uint32_t k = 0; k < topo_.links.size(); ++k) {
+    const Topology::Link& l = topo_.links[k];
+    down_[l.from][l.out] = End{true, l.to, l.in, l.latency, k};
+    up_[l.to][l.in] = End{true, l.from, l.out, l.latency, 0};
     max_latency = std::max(max_latency, l.latency);
+    link_mm_.push_back(l.length_mm);
+    link_router_.push_back(l.from);
   }
   // Injectors: one per router input that terminals feed.
   sources_.resize(topo_.sources.size());
@@ -37,10 +42,13 @@ FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocPa
     if (u.to_router && u.index != UINT32_MAX)
       throw std::logic_error("topology " + topo_.kind + ": a terminal feeds a router input a link feeds");
     if (u.index == UINT32_MAX) {
-      u = End{false, uint32_t(injectors_.size()), 0, 0};
+      u = End{false, uint32_t(injectors_.size()), 0, 0, 0};
       Injector inj;
       inj.router = a.router;
       inj.port = a.port;
+      inj.link = uint32_t(link_mm_.size());
+      link_mm_.push_back(topo_.inject_mm);
+      link_router_.push_back(UINT32_MAX);
       inj.credits.assign(p_.router.vcs, int32_t(p_.router.vc_buffer_flits));
       inj.busy.assign(p_.router.vcs, 0);
       injectors_.push_back(inj);
@@ -58,7 +66,9 @@ FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocPa
       throw std::logic_error("topology " + topo_.kind +
                              ": a terminal hangs off a router output a link leaves");
     if (dn.index == UINT32_MAX) {
-      dn = End{false, uint32_t(sink_ports_.size()), 0, topo_.eject_latency};
+      dn = End{false, uint32_t(sink_ports_.size()), 0, topo_.eject_latency, uint32_t(link_mm_.size())};
+      link_mm_.push_back(topo_.eject_mm);
+      link_router_.push_back(a.router);
       sink_ports_.push_back(SinkPort{a.router, a.port});
     }
     sinks_[d].port = dn.index;
@@ -81,6 +91,17 @@ FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocPa
   wheel_mask_ = w - 1;
   busy_routers_.resize(unsigned(nr));
   busy_injectors_.resize(unsigned(injectors_.size()));
+  link_flits_.assign(link_mm_.size(), 0);
+  gate_of_.assign(nr, -1);
+  for (size_t r = 0; r < nr; ++r)
+    if (topo_.routers[r].gateable) {
+      gate_of_[r] = int32_t(gates_.size());
+      gates_.emplace_back(p_.hxbar.gate);
+      gate_router_.push_back(uint32_t(r));
+      gate_next_.push_back(kNever);
+    }
+  register_stats();
+  attach_probes(vcd);
 }
 
 void FlitNetwork::resize(unsigned inputs, unsigned outputs) {
@@ -210,6 +231,8 @@ void FlitNetwork::inject(uint32_t j, uint64_t c) {
   f.tail = inj.sent + 1 == n;
   --inj.credits[inj.vc];
   routers_[inj.router]->write(inj.port, f, c);
+  ++link_flits_[inj.link];
+  if (traced_) probes_[inj.router].in_flits[inj.port].set(routers_[inj.router]->buffered(inj.port));
   busy_routers_.set(inj.router);
   ++inj.sent;
   --s.queued_flits;
@@ -228,6 +251,7 @@ void FlitNetwork::handle(const Event& e, uint64_t c) {
   switch (e.kind) {
     case Event::kFlitToRouter:
       routers_[e.index]->write(e.port, e.flit, c);
+      if (traced_) probes_[e.index].in_flits[e.port].set(routers_[e.index]->buffered(e.port));
       busy_routers_.set(e.index);
       break;
     case Event::kFlitToSink: {
@@ -298,6 +322,7 @@ uint64_t FlitNetwork::step(uint64_t c) {
     rt.step(c, departures_);
     for (const Router::Departure& dep : departures_) {
       const End& dn = down_[r][dep.out];
+      ++link_flits_[dn.link];
       schedule(c + 1 + dn.latency, Event{dn.to_router ? Event::kFlitToRouter : Event::kFlitToSink, dn.index,
                                          dn.port, 0, dep.flit});
       const End& up = up_[r][dep.in];
@@ -306,9 +331,71 @@ uint64_t FlitNetwork::step(uint64_t c) {
       schedule(c + 1 + up.latency, Event{up.to_router ? Event::kCreditToRouter : Event::kCreditToInjector,
                                          up.index, up.port, 0, credit});
     }
+    if (traced_) probe_router(r, departures_.size());
     if (!rt.busy()) busy_routers_.clear(r);
   });
+  if (gates_pending_) step_gates(c);
+  if (p_.watchdog_cycles && c >= next_watchdog_) check_watchdog(c);
   return next_work(c);
+}
+
+void FlitNetwork::request_gate(unsigned g, bool gated) {
+  gates_.at(g).request(gated);
+  const uint64_t w = std::max(last_cycle_ + 1, clock_.cycle() + 1);
+  if (gate_next_[g] == kNever) ++gates_pending_;
+  gate_next_[g] = std::min(gate_next_[g], w);
+  hooks_.wake(w);
+}
+
+void FlitNetwork::step_gates(uint64_t c) {
+  for (unsigned g = 0; g < gates_.size(); ++g) {
+    if (gate_next_[g] > c) continue;
+    const unsigned r = gate_router_[g];
+    bool changed = false;
+    const uint64_t next = gates_[g].step(c, *routers_[r], changed);
+    if (next == PowerGate::kStable) {
+      gate_next_[g] = kNever;
+      --gates_pending_;
+    } else {
+      gate_next_[g] = next;
+    }
+    if (changed) {
+      if (traced_) probes_[r].gate.set(uint8_t(gates_[g].state()));
+      hooks_.gate_changed(g, gates_[g].state());
+    }
+  }
+}
+
+void FlitNetwork::check_watchdog(uint64_t c) {
+  // Checked every eighth of the limit: a stuck flit is reported at most 1/8 late.
+  next_watchdog_ = c + std::max<uint64_t>(1, p_.watchdog_cycles / 8);
+  busy_routers_.for_each([this, c](unsigned r) {
+    uint32_t in, vc;
+    if (routers_[r]->stuck_input(c, p_.watchdog_cycles, in, vc)) report_stuck(r, in, vc, c);
+  });
+}
+
+void FlitNetwork::report_stuck(unsigned r, uint32_t in, uint32_t vc, uint64_t c) const {
+  const Router& rt = *routers_[r];
+  const Flit& f = *rt.front(in, vc);
+  const int32_t o = rt.route_of(in, vc);
+  std::string what = std::string(f.head ? "the head" : "a body flit") + " of a packet for output " +
+                     std::to_string(packet_dest_[f.packet]);
+  if (o >= 0) what += ", routed to output port " + std::to_string(o);
+  throw std::runtime_error("NoC watchdog: in network " + name_ + ", router " + rt.name() + " input port " +
+                           std::to_string(in) + " VC " + std::to_string(vc) + " holds " + what +
+                           " that has not moved for " + std::to_string(p_.watchdog_cycles) +
+                           " cycles (noc.watchdog_cycles), at NoC cycle " + std::to_string(c));
+}
+
+uint64_t FlitNetwork::now_cycle() const {
+  return std::max(last_cycle_, clock_.cycle());
+}
+
+uint64_t FlitNetwork::link_flits() const {
+  uint64_t n = 0;
+  for (uint64_t f : link_flits_) n += f;
+  return n;
 }
 
 uint64_t FlitNetwork::next_work(uint64_t c) const {
@@ -317,9 +404,12 @@ uint64_t FlitNetwork::next_work(uint64_t c) const {
   for (size_t w = 0; w < busy_injectors_.words(); ++w)
     if (busy_injectors_.word(w)) return c + 1;
   if (!ready_sinks_.empty()) return c + 1;
-  if (wheel_events_ == 0) return kNever;
+  uint64_t next = kNever;
+  if (gates_pending_)
+    for (uint64_t g : gate_next_) next = std::min(next, std::max(g, c + 1));
+  if (wheel_events_ == 0) return next;
   for (uint64_t k = 1; k <= wheel_mask_ + 1; ++k)
-    if (!wheel_[(c + k) & wheel_mask_].empty()) return c + k;
+    if (!wheel_[(c + k) & wheel_mask_].empty()) return std::min(next, c + k);
   return c + 1;
 }
 

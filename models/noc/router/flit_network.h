@@ -9,7 +9,12 @@
 //
 // Cost: a cycle visits the routers and injectors with flits only, and link traffic sits in a timing wheel;
 // with nothing buffered the network sleeps until the next link event or arrival.
+//
+// Also here: power gating of the gateable routers (power_gate.h; the H-Xbar's MC-routers), the stuck-flit
+// watchdog (noc.watchdog_cycles), link activity for the energy model, and per-router VCD probes
+// (flit_network_stats.cpp registers the statistics and probes).
 #pragma once
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,10 +22,13 @@
 #include "models/common/clock.h"
 #include "models/common/ring_queue.h"
 #include "models/common/stats.h"
+#include "models/common/trace.h"
 #include "models/noc/active_set.h"
 #include "models/noc/delivery_stats.h"
 #include "models/noc/noc_params.h"
 #include "models/noc/packet_network.h"
+#include "models/noc/router/noc_energy.h"
+#include "models/noc/router/power_gate.h"
 #include "models/noc/router/router.h"
 #include "models/noc/router/topology.h"
 
@@ -28,8 +36,9 @@ namespace gms {
 
 class FlitNetwork final : public PacketNetwork {
  public:
+  // `vcd` (optional): per-router probes under scopes "<block>.<name>.<router>".
   FlitNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
-              Hooks& hooks, Topology topology);
+              Hooks& hooks, Topology topology, VcdWriter* vcd = nullptr, const std::string& block = "");
   FlitNetwork(const FlitNetwork&) = delete;
   FlitNetwork& operator=(const FlitNetwork&) = delete;
 
@@ -43,10 +52,30 @@ class FlitNetwork final : public PacketNetwork {
   uint64_t zero_load_cycles(unsigned in, unsigned out, uint32_t flits) const override;
 
   const Topology& topology() const { return topo_; }
+  uint64_t clock_period_ps() const { return clock_.period_ps(); }
   Router& router(unsigned r) { return *routers_[r]; }
   const Router& router(unsigned r) const { return *routers_[r]; }
   unsigned routers() const { return unsigned(routers_.size()); }
   uint64_t delivered() const { return delivery_.packets.value; }
+
+  // Power gating: the gateable routers (topology order; the H-Xbar's MC-router j is gate j). A request
+  // sets the wanted state; the machine moves from the next cycle (Hooks::gate_changed reports each step).
+  unsigned gates() const { return unsigned(gates_.size()); }
+  unsigned gate_router(unsigned g) const { return gate_router_[g]; }
+  void request_gate(unsigned g, bool gated);
+  GateState gate_state(unsigned g) const { return gates_[g].state(); }
+  const PowerGate& power_gate(unsigned g) const { return gates_[g]; }
+
+  // Energy in pJ up to cycle `now` (docs/blocks/noc.md "Energy").
+  struct Energy {
+    double buffer = 0, crossbar = 0, allocator = 0, bypass = 0, link = 0, leakage = 0;
+    double dynamic() const { return buffer + crossbar + allocator + bypass + link; }
+    double total() const { return dynamic() + leakage; }
+  };
+  Energy energy(uint64_t now) const;
+  Energy router_energy(unsigned r, uint64_t now) const;  // link energy: the router's output links
+  uint64_t link_flits() const;                           // flits over all links, terminals' included
+  uint64_t link_flits(unsigned link) const { return link_flits_[link]; }
 
  private:
   struct Packet {
@@ -60,6 +89,7 @@ class FlitNetwork final : public PacketNetwork {
     uint32_t index = 0;     // router, injector or sink port
     uint32_t port = 0;      // the router's port when to_router
     uint32_t latency = 0;   // link cycles
+    uint32_t link = 0;      // downstream ends: index in link_flits_
   };
   struct Source {               // one network input (terminal)
     RingQueue<uint32_t> queue;  // packets waiting to be injected, in arrival order
@@ -72,6 +102,7 @@ class FlitNetwork final : public PacketNetwork {
   };
   struct Injector {  // a router input port fed by one or more sources
     uint32_t router = 0, port = 0;
+    uint32_t link = 0;  // index in link_flits_
     std::vector<uint32_t> sources;
     std::vector<int32_t> credits;  // per VC of the router input
     std::vector<uint8_t> busy;     // per VC: a packet of ours is still being written into it
@@ -103,6 +134,13 @@ class FlitNetwork final : public PacketNetwork {
   void deliver(uint32_t sink, uint64_t c);
   uint32_t new_packet();
   uint64_t next_work(uint64_t c) const;
+  void step_gates(uint64_t c);
+  void check_watchdog(uint64_t c);
+  [[noreturn]] void report_stuck(unsigned r, uint32_t in, uint32_t vc, uint64_t c) const;
+  uint64_t now_cycle() const;
+  void register_stats();
+  void attach_probes(VcdWriter* vcd);
+  void probe_router(unsigned r, size_t grants);
 
   const NocParams& p_;
   const Clock& clock_;
@@ -125,10 +163,34 @@ class FlitNetwork final : public PacketNetwork {
   std::vector<Router::Departure> departures_;
   uint64_t in_flight_ = 0;
   uint64_t last_cycle_ = 0;
+  std::string name_;  // "<block>.<name>" (messages)
+
+  // Gating: per gateable router its machine and the cycle it must next be stepped (kNever when stable).
+  std::vector<PowerGate> gates_;
+  std::vector<uint32_t> gate_router_;
+  std::vector<int32_t> gate_of_;  // per router: its gate, -1 if not gateable
+  std::vector<uint64_t> gate_next_;
+  unsigned gates_pending_ = 0;
+  uint64_t next_watchdog_ = 0;
+
+  // Energy: flits per link (topology links, then injection links, then ejection links) and their lengths.
+  NocEnergyModel energy_model_;
+  std::vector<uint64_t> link_flits_;
+  std::vector<double> link_mm_;
+  std::vector<uint32_t> link_router_;  // the router driving each link (UINT32_MAX: an injector)
+
+  struct RouterProbes {
+    std::vector<Probe<uint32_t>> in_flits;  // occupancy per input port
+    Probe<uint64_t> grants;                 // switch grants so far (its slope is the throughput)
+    Probe<uint8_t> gate;                    // GateState (gateable routers)
+  };
+  std::vector<RouterProbes> probes_;
+  bool traced_ = false;
 
   DeliveryStats delivery_;
   Counter& held_count_;
   Counter& blocked_count_;
+  std::deque<StatGroup> router_groups_;
 };
 
 }  // namespace gms

@@ -46,12 +46,32 @@ bool Router::holds_packets() const {
   return false;
 }
 
+bool Router::stuck_input(uint64_t c, uint64_t limit, uint32_t& in, uint32_t& vc) const {
+  for (uint32_t i = 0; i < in_.size(); ++i) {
+    const Input& port = in_[i];
+    if (!port.flits || c - port.last_move < limit) continue;
+    for (uint32_t v = 0; v < vcs_; ++v)
+      if (!port.vcs[v].buf.empty()) {
+        in = i;
+        vc = v;
+        return true;
+      }
+  }
+  return false;
+}
+
+const Flit* Router::front(uint32_t in, uint32_t vc) const {
+  const RingQueue<Flit>& b = in_[in].vcs[vc].buf;
+  return b.empty() ? nullptr : &b.front();
+}
+
 void Router::write(uint32_t in, Flit f, uint64_t w) {
   Input& port = in_[in];
   Vc& v = port.vcs[f.vc];
   // Pipeline: buffer write (and route computation) now, switch allocation pipeline - 1 cycles later; a
   // bypassed router is a wire with one register.
   f.ready = bypass_ ? w : w + pipeline_ - 1;
+  if (!port.flits) port.last_move = w;
   v.buf.push_back(f);
   ++port.flits;
   ++buffered_;
@@ -127,13 +147,14 @@ void Router::allocate_switch(uint64_t c, std::vector<Departure>& out) {
     Input& port = in_[g.first];
     const uint32_t v = uint32_t(port.chosen);
     port.next_vc = (v + 1) % vcs_;
-    out.push_back(send(g.first, v, g.second));
+    out.push_back(send(g.first, v, g.second, c));
     ++act_.crossbar;
   }
 }
 
-Router::Departure Router::send(uint32_t in, uint32_t v, uint32_t o) {
+Router::Departure Router::send(uint32_t in, uint32_t v, uint32_t o, uint64_t c) {
   Input& port = in_[in];
+  port.last_move = c;
   Vc& vc = port.vcs[v];
   Flit f = vc.buf.front();
   vc.buf.pop_front();
@@ -164,7 +185,15 @@ void Router::step_bypass(uint64_t c, std::vector<Departure>& out) {
       if (vc.buf.empty() || vc.buf.front().ready > c) continue;
       Output& op = out_[i];
       if (vc.out_vc < 0) {  // a head takes the first free downstream VC of the wired output
-        if (!vc.buf.front().head) throw std::logic_error("router " + name_ + ": bypass body flit without VC");
+        const Flit& h = vc.buf.front();
+        if (!h.head) throw std::logic_error("router " + name_ + ": bypass body flit without VC");
+        // Gated, the router connects input i to output i only (paper 004 section 4.2): traffic that needs
+        // another output (a shared-LLC request) must not reach a bypassed MC-router.
+        const uint32_t want = route_[packet_dest_[h.packet]];
+        if (want != i)
+          throw std::logic_error("router " + name_ + " is bypassed (gated), but a packet at input " +
+                                 std::to_string(i) + " routes to output " + std::to_string(want) +
+                                 ": only input i -> output i traffic may cross a gated MC-router");
         int32_t d = -1;
         for (uint32_t x = 0; x < op.held.size() && d < 0; ++x)
           if (!op.held[x]) d = int32_t(x);
@@ -175,7 +204,7 @@ void Router::step_bypass(uint64_t c, std::vector<Departure>& out) {
       }
       if (op.credits[uint32_t(vc.out_vc)] <= 0) continue;
       port.next_vc = (v + 1) % vcs_;
-      Departure dep = send(i, v, i);
+      Departure dep = send(i, v, i, c);
       // Not a buffer read or a crossbar traversal: the bypass latch only.
       --act_.buffer_reads;
       ++act_.bypassed;

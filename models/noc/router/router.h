@@ -62,6 +62,14 @@ class Router {
   bool bypass() const { return bypass_; }
   bool holds_packets() const;  // an output VC is held or a flit is buffered
 
+  // Watchdog: an input port that holds flits and has sent none since cycle c - limit (its oldest flit
+  // has not moved); false if none. `vc` is a VC with a flit at its front.
+  bool stuck_input(uint64_t c, uint64_t limit, uint32_t& in, uint32_t& vc) const;
+  // The flit at the front of input in's VC vc (nullptr if empty), and the output its packet routes to
+  // (-1 before route computation).
+  const Flit* front(uint32_t in, uint32_t vc) const;
+  int32_t route_of(uint32_t in, uint32_t vc) const { return in_[in].vcs[vc].out_port; }
+
   RouterActivity& activity() { return act_; }
   const RouterActivity& activity() const { return act_; }
 
@@ -74,8 +82,9 @@ class Router {
   struct Input {
     std::vector<Vc> vcs;
     uint32_t flits = 0;
-    uint32_t next_vc = 0;  // round-robin among this input's VCs for the switch
-    int32_t chosen = -1;   // VC offered to the switch allocator this cycle
+    uint64_t last_move = 0;  // cycle a flit last left (or the port became non-empty): the watchdog's clock
+    uint32_t next_vc = 0;    // round-robin among this input's VCs for the switch
+    int32_t chosen = -1;     // VC offered to the switch allocator this cycle
   };
   struct Output {
     std::vector<int32_t> credits;  // per downstream VC
@@ -85,7 +94,7 @@ class Router {
   void allocate_vcs(uint64_t c);
   void allocate_switch(uint64_t c, std::vector<Departure>& out);
   void step_bypass(uint64_t c, std::vector<Departure>& out);
-  Departure send(uint32_t in, uint32_t vc, uint32_t o);
+  Departure send(uint32_t in, uint32_t vc, uint32_t o, uint64_t c);
 
   std::string name_;
   uint32_t vcs_, pipeline_;

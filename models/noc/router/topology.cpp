@@ -49,6 +49,8 @@ Topology single_router(const NocParams& p, const std::string& kind, unsigned inp
   Topology t;
   t.kind = kind;
   t.eject_latency = p.router.link_latency;
+  // The crossbar sits between the SMs and the slices: each terminal's wire is half the long distance.
+  t.inject_mm = t.eject_mm = p.energy.long_link_mm / 2;
   t.routers.push_back({"r0", (inputs + c - 1) / c, (outputs + c - 1) / c, false});
   for (unsigned i = 0; i < inputs; ++i) t.sources.push_back({0, i / c});
   for (unsigned j = 0; j < outputs; ++j) t.sinks.push_back({0, j / c});
@@ -77,6 +79,7 @@ Topology hxbar(const NocParams& p, unsigned inputs, unsigned outputs, bool reply
   Topology t;
   t.kind = "hxbar";
   t.eject_latency = p.router.link_latency;
+  t.inject_mm = t.eject_mm = p.energy.short_link_mm;
   // Balanced contiguous clusters: SM i is in cluster i * k / n_sm.
   std::vector<uint32_t> cluster(n_sm), local(n_sm), size(k, 0);
   for (unsigned i = 0; i < n_sm; ++i) {
@@ -91,9 +94,9 @@ Topology hxbar(const NocParams& p, unsigned inputs, unsigned outputs, bool reply
   for (unsigned c = 0; c < k; ++c)
     for (unsigned j = 0; j < m; ++j) {
       if (reply)
-        t.links.push_back({k + j, c, c, j, lat});
+        t.links.push_back({k + j, c, c, j, lat, p.energy.long_link_mm});
       else
-        t.links.push_back({c, j, k + j, c, lat});
+        t.links.push_back({c, j, k + j, c, lat, p.energy.long_link_mm});
     }
   t.route.assign(k + m, std::vector<uint16_t>(reply ? n_sm : n_slice));
   if (!reply) {

@@ -18,6 +18,7 @@ struct Topology {
   };
   struct Link {  // router `from` output `out` -> router `to` input `in`
     uint32_t from, out, to, in, latency;
+    double length_mm = 0;  // wire length, for the link energy
   };
   struct Attach {  // a terminal at router `router`, port `port` (an input for sources, an output for sinks)
     uint32_t router, port;
@@ -25,9 +26,10 @@ struct Topology {
   std::string kind;
   std::vector<Router> routers;
   std::vector<Link> links;
-  std::vector<Attach> sources;  // per network input (terminal)
-  std::vector<Attach> sinks;    // per network output (terminal)
-  uint32_t eject_latency = 1;   // router output -> sink terminal
+  std::vector<Attach> sources;         // per network input (terminal)
+  std::vector<Attach> sinks;           // per network output (terminal)
+  uint32_t eject_latency = 1;          // router output -> sink terminal
+  double inject_mm = 0, eject_mm = 0;  // wire lengths terminal -> router and router -> terminal
   // route[r][dest terminal] = output port of router r toward that sink.
   std::vector<std::vector<uint16_t>> route;
 
