@@ -5,7 +5,7 @@ Paper 004 section 3.4 pairs designs by bisection bandwidth: a full crossbar and 
 (BW); a concentrated crossbar of concentration c with 32 B channels and H-Xbar with 32/c B channels (BW/c).
 64 SMs x 64 LLC slices, 8 slices per memory controller (H-Xbar: 8 SM-routers x 8 MC-routers), request
 network, 128 B of data per packet (136 B with the 8 B header). Writes docs/results/noc_latency_<pattern>.csv
-and .png and prints a summary table. Usage: noc_curves.py [build dir] (default build-bench).
+and .png and prints a summary table. Usage: noc_curves.py [build dir] (default build-fast).
 Runs the system's python3 (Debian python3-matplotlib).
 """
 import csv, io, math, os, subprocess, sys
@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-bench")
+BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build-fast")
 BIN = os.path.join(BUILD, "bench", "noc", "bench_noc")
 OUT = os.path.join(ROOT, "docs", "results")
 PKT_BYTES, HOT = 8 + 128, 0.2  # header + data; hotspot: 20 % of packets to slice 0

@@ -10,7 +10,7 @@
 #   BOOKSIM_REF (/tmp/booksim-ref).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BIN=${1:-$ROOT/build-bench}/bench/noc/bench_noc
+BIN=${1:-$ROOT/build-fast}/bench/noc/bench_noc
 REF=${BOOKSIM_REF:-/tmp/booksim-ref}
 BS=$REF/src/src/booksim
 REPS=${REPS:-3}
@@ -18,7 +18,7 @@ CYCLES=${CYCLES:-100000}
 OURS_CYCLES=${OURS_CYCLES:-$((5 * CYCLES))}
 OUT=$(mktemp -d /tmp/noc_speed.XXXXXX)
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
-[ -x "$BIN" ] || { echo "no $BIN: ninja -C build-bench bench_noc"; exit 1; }
+[ -x "$BIN" ] || { echo "no $BIN: ninja -C build-fast bench_noc"; exit 1; }
 HAVE_BS=0
 [ -x "$BS" ] && [ -d "$REF/configs" ] && HAVE_BS=1 || echo "no BookSim at $REF: ours only"
 

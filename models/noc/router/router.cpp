@@ -1,5 +1,6 @@
 #include "models/noc/router/router.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "models/noc/noc_params.h"
@@ -170,6 +171,10 @@ Router::Departure Router::send(uint32_t in, uint32_t v, uint32_t o, uint64_t c) 
     op.held[d] = 0;
     vc.out_vc = -1;
     vc.out_port = -1;
+    // The next packet's head in this VC starts route computation and VC allocation only now (an input
+    // VC's state is per packet, as in BookSim's IQ router): it may bid for the switch pipeline - 1 cycles
+    // later, as if just written. Several VCs hide this bubble.
+    if (!vc.buf.empty() && !bypass_) vc.buf.front().ready = std::max(vc.buf.front().ready, c + pipeline_ - 1);
   }
   return dep;
 }

@@ -7,7 +7,8 @@
 // w + pipeline - 1 (a head also needs an output VC, allocated in the same step just before); a flit that
 // wins at cycle s is written downstream at s + 1 + link latency, and the credit for its buffer slot
 // reaches the upstream at s + 1 + the upstream link's latency. Uncontended, a hop costs pipeline + link
-// cycles and a packet of n flits ends n - 1 cycles after its head.
+// cycles and a packet of n flits ends n - 1 cycles after its head. A head queued behind another packet in
+// the same VC restarts the pipeline when that packet's tail leaves at cycle t (bids from t + pipeline - 1).
 //
 // A router with no buffered flit is not stepped (the network keeps a set of busy routers).
 #pragma once
