@@ -61,6 +61,29 @@ TEST(NocParams, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(config_error_of([] { parse("  latncy: 3\n"); }), "n.yaml:2: noc.latncy: unknown key");
 }
 
+TEST(NocParams, GatingEnergyAndWatchdogKeys) {
+  const NocParams p = parse(
+      "  watchdog_cycles: 500\n  hxbar:\n    gate_cycles: 12\n    wake_cycles: 30\n"
+      "  energy:\n    wire_pj_per_bit_mm: 0.2\n    long_link_mm: 10\n    crossbar_pj_per_bit_port: 0.02\n");
+  EXPECT_EQ(p.watchdog_cycles, 500u);
+  EXPECT_EQ(p.hxbar.gate.gate_cycles, 12u);
+  EXPECT_EQ(p.hxbar.gate.wake_cycles, 30u);
+  EXPECT_DOUBLE_EQ(p.energy.wire_pj_per_bit_mm, 0.2);
+  EXPECT_DOUBLE_EQ(p.energy.long_link_mm, 10.0);
+  EXPECT_DOUBLE_EQ(p.energy.crossbar_pj_per_bit_port, 0.02);
+  EXPECT_DOUBLE_EQ(p.energy.short_link_mm, 1.0);  // untouched keys keep their defaults
+  EXPECT_EQ(config_error_of([] {
+              parse("  energy:\n    allocator_pj: -1\n");
+            }).rfind("n.yaml:3: noc.energy.allocator_pj: ", 0),
+            0u);
+  EXPECT_EQ(config_error_of([] { parse("  energy:\n    leak: 1\n"); }),
+            "n.yaml:3: noc.energy.leak: unknown key");
+  EXPECT_EQ(config_error_of([] {
+              parse("  hxbar:\n    gate_cycles: x\n");
+            }).rfind("n.yaml:3: noc.hxbar.gate_cycles: ", 0),
+            0u);
+}
+
 TEST(NocParams, FactoryRejectsUnknownTypeAndArbiter) {
   gms::StatGroup root("root");
   gms::BlockEnv env;
