@@ -18,20 +18,20 @@ Interconnect::Interconnect(sc_core::sc_module_name name, RouteFn route)
   down.register_invalidate_direct_mem_ptr(this, &Interconnect::invalidate_cb);
 }
 
-unsigned Interconnect::route(const Payload& t) {
-  const unsigned r = route_(t);
+unsigned Interconnect::route(const Payload& t, unsigned up_port) {
+  const unsigned r = route_(t, up_port);
   if (r >= down.size())
     throw std::out_of_range(std::string(name()) + ": route gives target " + std::to_string(r) + " but " +
                             std::to_string(down.size()) + " are bound");
   return r;
 }
 
-void Interconnect::up_b_transport(int, Payload& t, sc_core::sc_time& d) {
-  down[int(route(t))]->b_transport(t, d);
+void Interconnect::up_b_transport(int port, Payload& t, sc_core::sc_time& d) {
+  down[int(route(t, unsigned(port)))]->b_transport(t, d);
 }
 
-unsigned Interconnect::up_transport_dbg(int, Payload& t) {
-  return down[int(route(t))]->transport_dbg(t);
+unsigned Interconnect::up_transport_dbg(int port, Payload& t) {
+  return down[int(route(t, unsigned(port)))]->transport_dbg(t);
 }
 
 bool Interconnect::dmi_cb(int, Payload&, tlm::tlm_dmi& dmi) {

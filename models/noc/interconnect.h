@@ -19,8 +19,9 @@ namespace gms {
 
 class Interconnect : public sc_core::sc_module {
  public:
-  // The down index (LLC slice) a request goes to; the system builder passes AddressMap::slice_of.
-  using RouteFn = std::function<unsigned(const tlm::tlm_generic_payload&)>;
+  // The down index (LLC slice) a request from up port `up_port` (its SM) goes to; the system builder passes
+  // its SliceSelector (shared LLC: by address only; private: by address and the SM's cluster).
+  using RouteFn = std::function<unsigned(const tlm::tlm_generic_payload&, unsigned up_port)>;
 
   tlm_utils::multi_passthrough_target_socket<Interconnect> up;
   tlm_utils::multi_passthrough_initiator_socket<Interconnect> down;
@@ -40,13 +41,13 @@ class Interconnect : public sc_core::sc_module {
                                                 sc_core::sc_time& d) = 0;
   virtual tlm::tlm_sync_enum down_nb_transport_bw(int port, Payload& t, tlm::tlm_phase& ph,
                                                   sc_core::sc_time& d) = 0;
-  // Functional access: forwards to down[route(t)]; a topology adds its uncontended latency to d.
+  // Functional access: forwards to down[route(t, port)]; a topology adds its uncontended latency to d.
   virtual void up_b_transport(int port, Payload& t, sc_core::sc_time& d);
-  // Backdoor access: forwards to down[route(t)], no timing, no state change.
+  // Backdoor access: forwards to down[route(t, port)], no timing, no state change.
   virtual unsigned up_transport_dbg(int port, Payload& t);
 
-  // route_(t), checked against the number of bound targets.
-  unsigned route(const Payload& t);
+  // route_(t, up_port), checked against the number of bound targets.
+  unsigned route(const Payload& t, unsigned up_port);
 
  private:
   // Socket callbacks: non-virtual trampolines registered once in the constructor.

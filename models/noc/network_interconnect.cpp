@@ -158,7 +158,7 @@ tlm::tlm_sync_enum NetworkInterconnect::down_nb_transport_bw(int port, Payload& 
 
 bool NetworkInterconnect::on_request(unsigned in, Payload& t, const sc_core::sc_time& d) {
   ++requests_;
-  const unsigned out = route(t);
+  const unsigned out = route(t, in);
   push_return_port(t, in);
   return req_->arrive(in, out, t, request_data_bytes(t), arrival_ps(d));
 }
@@ -173,7 +173,7 @@ bool NetworkInterconnect::on_response(unsigned in, Payload& t) {
 void NetworkInterconnect::up_b_transport(int port, Payload& t, sc_core::sc_time& d) {
   ++functional_;
   // Functional path, no contention: the uncontended latency each way (docs/blocks/noc.md).
-  const unsigned out = route(t);
+  const unsigned out = route(t, unsigned(port));
   d += clock_.cycles(req_->zero_load_cycles(unsigned(port), out, p_.packet_flits(request_data_bytes(t))));
   down[int(out)]->b_transport(t, d);
   d += clock_.cycles(resp_->zero_load_cycles(out, unsigned(port), p_.packet_flits(reply_data_bytes(t))));

@@ -11,6 +11,7 @@
 #include "models/dram/dram_channel.h"
 #include "models/l1/l1_cache.h"
 #include "models/llc/llc_slice.h"
+#include "models/llc/slice_selector.h"
 #include "models/noc/interconnect.h"
 #include "models/sm/cta_dispatcher.h"
 #include "models/sm/sm_core.h"
@@ -101,8 +102,11 @@ void GpuSystem::build() {
     sms_[i]->isock.bind(l1s_[i]->tsock);
   }
   const AddressMap* map = map_.get();
+  slices_ = std::make_unique<SliceSelector>(*map, n_sm);  // shared LLC until a mode controller switches it
+  const SliceSelector* sel = slices_.get();
   noc_ = make_interconnect(
-      cfg_.noc, "xbar", [map](const tlm::tlm_generic_payload& t) { return map->slice_of(t.get_address()); },
+      cfg_.noc, "xbar",
+      [sel](const tlm::tlm_generic_payload& t, unsigned sm) { return sel->slice_for(t.get_address(), sm); },
       env_, map->slices_per_channel());
   for (auto& l1 : l1s_) l1->isock.bind(noc_->up);
   for (unsigned c = 0; c < n_ch; ++c)

@@ -21,6 +21,7 @@ class CtaDispatcher;
 class L1Cache;
 class Interconnect;
 class LlcSlice;
+class SliceSelector;
 class DramChannel;
 class BackingStore;
 class GoldenMemory;
@@ -109,6 +110,7 @@ class GpuSystem {
   std::unique_ptr<DecisionBoard> decisions_;  // cross-SM decisions (TSC+ mode, SM dueling)
   BlockEnv env_;
   std::unique_ptr<AddressMap> map_;
+  std::unique_ptr<SliceSelector> slices_;  // which slice serves a request (shared / private per SM)
   std::unique_ptr<BackingStore> store_;
   std::vector<std::unique_ptr<GoldenMemory>> checkers_;
   std::vector<std::unique_ptr<SmCore>> sms_;

@@ -9,7 +9,9 @@ NocBench::NocBench(const NocParams& p, unsigned initiators, unsigned targets, co
   env.pool = &pool;
   noc = make_interconnect(
       p, "xbar",
-      [targets](const tlm::tlm_generic_payload& t) { return unsigned((t.get_address() / 128) % targets); },
+      [targets](const tlm::tlm_generic_payload& t, unsigned) {
+        return unsigned((t.get_address() / 128) % targets);
+      },
       env, slices_per_mc);
   for (unsigned i = 0; i < initiators; ++i) {
     ini.push_back(std::make_unique<FakeInitiator>(("l1_" + std::to_string(i)).c_str(), i, pool));

@@ -92,7 +92,7 @@ TEST(NocParams, FactoryRejectsUnknownTypeAndArbiter) {
   p.type = "torus";
   EXPECT_EQ(config_error_of([&] {
               gms::make_interconnect(
-                  p, "x", [](const tlm::tlm_generic_payload&) { return 0u; }, env);
+                  p, "x", [](const tlm::tlm_generic_payload&, unsigned) { return 0u; }, env);
             }),
             "noc.type: unknown interconnect type 'torus' (known: full, crossbar, concentrated, hxbar)");
   EXPECT_EQ(config_error_of([] { gms::make_arbiter("islip"); }),

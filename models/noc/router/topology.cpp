@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "models/common/config.h"
+#include "models/common/sm_clusters.h"
 
 namespace gms {
 
@@ -83,7 +84,7 @@ Topology hxbar(const NocParams& p, unsigned inputs, unsigned outputs, bool reply
   // Balanced contiguous clusters: SM i is in cluster i * k / n_sm.
   std::vector<uint32_t> cluster(n_sm), local(n_sm), size(k, 0);
   for (unsigned i = 0; i < n_sm; ++i) {
-    cluster[i] = uint32_t(uint64_t(i) * k / n_sm);
+    cluster[i] = sm_cluster(i, n_sm, k);
     local[i] = size[cluster[i]]++;
   }
   // Routers 0..k-1: SM-routers; k..k+m-1: MC-routers.
