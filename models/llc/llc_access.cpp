@@ -87,9 +87,20 @@ bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& w
   const uint32_t set = tags_.set_of(key);
   int way = tags_.find(key);
   const bool hit = way >= 0;
+  // Write-through sends the line's written bytes to DRAM now: one more miss-queue slot, and not while an
+  // earlier write of the line is unacknowledged (DRAM may reorder two writes to one line).
+  const unsigned through = write_through_ ? 1 : 0;
+  if (through && !wb_in_flight_.empty() && writeback_in_flight(a.line)) {
+    why = LlcStall::WritebackPending;
+    return false;
+  }
+  if (hit && out_.size() + through > p_.miss_queue) {
+    why = LlcStall::MissQueueFull;
+    return false;
+  }
   if (!hit) {
     Allocation al;
-    unsigned slots = 0;
+    unsigned slots = through;
     if (!plan_allocation(key, al, slots, why)) return false;
     if (out_.size() + slots > p_.miss_queue) {
       why = LlcStall::MissQueueFull;
@@ -114,6 +125,7 @@ bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& w
   s.valid |= a.bytes;
   s.dirty |= a.bytes;
   sync_sectors(set, uint32_t(way));
+  if (through) queue_writeback(set, uint32_t(way));  // the bytes written so far, the line stays clean
   if (MemReq* r = find_req(t)) r->llc_hit = hit;
   t.set_response_status(tlm::TLM_OK_RESPONSE);
   respond_after_latency(t, c);

@@ -30,6 +30,11 @@ struct LlcParams {
   uint32_t miss_queue = 8;       // DRAM requests (fetches and write-backs) waiting for the channel
   uint32_t response_queue = 32;  // hit responses and write acks in the access pipeline
   LlcFetch fetch = LlcFetch::Sector;
+  // Organisation (paper 004; llc_mode_controller.h): shared (slice by address) or private (slice by the
+  // requesting SM's cluster, write-through, H-Xbar MC-routers gated). Read by the system builder.
+  std::string mode = "shared";
+  // Forced switches shared <-> private every this many LLC cycles (0: none): for tests and experiments.
+  uint64_t force_switch_cycles = 0;
   // G-Cache victim bits (llc_victim_bits.h), set by the system builder, not YAML keys: the number of
   // L1s and how many SMs share one bit (0 = no victim bits).
   uint32_t victim_bit_l1s = 0;

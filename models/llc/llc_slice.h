@@ -56,6 +56,11 @@ class LlcSlice : public sc_core::sc_module {
   uint32_t invalidate_all();
   // Nothing accepted, queued or in flight (downstream write-backs acknowledged).
   bool quiescent() const;
+  // Write-through (a private LLC, paper 004 section 4.1: several clusters' slices may hold a line, so no
+  // slice may keep the only up-to-date copy): every write also goes to DRAM at once and leaves the line
+  // clean. Switch it while quiescent, after write_back_all.
+  void set_write_through(bool on) { write_through_ = on; }
+  bool write_through() const { return write_through_; }
 
   const LlcParams& params() const { return p_; }
   unsigned slice_id() const { return slice_id_; }
@@ -149,6 +154,7 @@ class LlcSlice : public sc_core::sc_module {
 
   LlcParams p_;
   unsigned slice_id_;
+  bool write_through_ = false;
   BlockEnv env_;
   Clock clock_;
   Rng rng_;

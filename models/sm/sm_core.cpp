@@ -193,6 +193,12 @@ void SmCore::tick() {
   schedule_next();
 }
 
+void SmCore::pause_issue(bool paused) {
+  if (paused == paused_) return;
+  paused_ = paused;
+  if (!paused) schedule_next();  // warps that became ready meanwhile issue from the next edge
+}
+
 // Notify the method for the earliest cycle that has work; nothing when all waits are on the L1.
 void SmCore::schedule_next() {
   if (in_tick_) return;  // the tick schedules once at its end
@@ -211,7 +217,7 @@ void SmCore::schedule_next() {
         limit_blocked_since_ = send_at;
       }
     }
-  } else {
+  } else if (!paused_) {
     // The earliest ready_cycle of an eligible warp: at most now if one is ready already.
     uint64_t earliest = UINT64_MAX;
     if (issue_.any_ready())

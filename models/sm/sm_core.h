@@ -42,6 +42,13 @@ class SmCore : public sc_core::sc_module {
   // No resident CTA and no request in flight.
   bool idle() const { return resident_ctas_ == 0 && in_flight_ == 0; }
 
+  // Issue pause (the adaptive LLC's reconfiguration, paper 004 section 4.1): no new instruction issues; the
+  // lines of an instruction already issued still go out, and responses are taken. Resuming wakes the SM.
+  void pause_issue(bool paused);
+  bool issue_paused() const { return paused_; }
+  // Nothing of this SM is in the memory system: no line waiting to go out, none in flight.
+  bool drained() const { return in_flight_ == 0 && pipe_next_ == pipe_lines_.size(); }
+
   unsigned sm_id() const { return sm_id_; }
   const Clock& clock() const { return clock_; }
   const SmParams& params() const { return p_; }
@@ -132,7 +139,8 @@ class SmCore : public sc_core::sc_module {
   uint64_t last_issue_cycle_ = UINT64_MAX, last_send_cycle_ = UINT64_MAX;
   uint64_t pending_wake_cycle_ = UINT64_MAX;
   bool in_tick_ = false;
-  bool held_ = false;  // the L1 holds END_REQ of the last request
+  bool paused_ = false;  // pause_issue
+  bool held_ = false;    // the L1 holds END_REQ of the last request
   uint64_t held_since_ = 0;
   bool limit_blocked_ = false;  // the head line waits for an outstanding-request slot
   uint64_t limit_blocked_since_ = 0;

@@ -24,7 +24,7 @@ uint8_t SmCore::store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr) {
 
 bool SmCore::try_issue(uint64_t cycle) {
   // One issue per cycle, and not in the cycle the previous instruction's last line went out.
-  if (last_issue_cycle_ == cycle || last_send_cycle_ == cycle) return false;
+  if (paused_ || last_issue_cycle_ == cycle || last_send_cycle_ == cycle) return false;
   // Waiting warps whose gap has passed become ready; ages are kept current by launch().
   waiting_.for_each([&](uint32_t s) {
     if (warps_[s].ready_cycle <= cycle) {

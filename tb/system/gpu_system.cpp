@@ -10,6 +10,7 @@
 #include "models/dram/backing_store.h"
 #include "models/dram/dram_channel.h"
 #include "models/l1/l1_cache.h"
+#include "models/llc/llc_mode_controller.h"
 #include "models/llc/llc_slice.h"
 #include "models/llc/slice_selector.h"
 #include "models/noc/interconnect.h"
@@ -123,6 +124,24 @@ void GpuSystem::build() {
     llcs_[s]->isock.bind(drams_[s / map_->slices_per_channel()]->tsock);
   }
 
+  std::vector<LlcSlice*> slice_ptrs;
+  for (auto& l : llcs_) slice_ptrs.push_back(l.get());
+  LlcModeController::SystemHooks hooks;
+  hooks.pause_sms = [this](bool on) {
+    for (auto& sm : sms_) sm->pause_issue(on);
+  };
+  hooks.sms_drained = [this] {
+    for (const auto& sm : sms_)
+      if (!sm->drained()) return false;
+    return true;
+  };
+  hooks.mcr = [this] { return noc_->mc_router_control(); };
+  hooks.finished = [this] { return all_done(); };
+  mode_ctl_ = std::make_unique<LlcModeController>("llc_mode", cfg_.llc.clock_mhz, *slices_, slice_ptrs,
+                                                  std::move(hooks), env_);
+  mode_ctl_->set_initial(cfg_.llc.mode == "private" ? LlcMode::Private : LlcMode::Shared);
+  mode_ctl_->force_switches(cfg_.llc.force_switch_cycles);
+
   first = 0;
   for (size_t p = 0; p < programs_.size(); ++p) {
     const unsigned n = programs_[p].num_sms;
@@ -136,6 +155,8 @@ void GpuSystem::build() {
         L1Cache* l1 = l1s_[i].get();
         d->add_kernel_end_hook([l1] { l1->invalidate_all(); });
       }
+    // Software coherence: a private LLC is flushed with the L1s at a kernel boundary (paper 004 s4.1).
+    d->add_kernel_end_hook([ctl = mode_ctl_.get()] { ctl->kernel_end_flush(); });
     for (unsigned i = first; i < first + n; ++i) sms_[i]->set_dispatcher(d.get());
     dispatchers_.push_back(std::move(d));
     first += n;

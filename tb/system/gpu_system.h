@@ -22,6 +22,7 @@ class L1Cache;
 class Interconnect;
 class LlcSlice;
 class SliceSelector;
+class LlcModeController;
 class DramChannel;
 class BackingStore;
 class GoldenMemory;
@@ -111,6 +112,7 @@ class GpuSystem {
   BlockEnv env_;
   std::unique_ptr<AddressMap> map_;
   std::unique_ptr<SliceSelector> slices_;  // which slice serves a request (shared / private per SM)
+  std::unique_ptr<LlcModeController> mode_ctl_;
   std::unique_ptr<BackingStore> store_;
   std::vector<std::unique_ptr<GoldenMemory>> checkers_;
   std::vector<std::unique_ptr<SmCore>> sms_;

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -47,4 +48,18 @@ inline std::string temp_dir(const std::string& name) {
   std::string d = std::string(GMS_BINARY_DIR) + "/test-tmp/" + name;
   std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
   return d;
+}
+
+// A run's stats.csv (name,value,... rows) as a map name -> value.
+inline std::map<std::string, double> read_stats_csv(const std::string& dir) {
+  std::map<std::string, double> s;
+  std::istringstream csv(read_file(dir + "/stats.csv"));
+  std::string line;
+  std::getline(csv, line);  // header
+  while (std::getline(csv, line)) {
+    const size_t a = line.find(','), b = line.find(',', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    s[line.substr(0, a)] = std::stod(line.substr(a + 1, b - a - 1));
+  }
+  return s;
 }

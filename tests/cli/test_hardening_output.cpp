@@ -143,7 +143,7 @@ TEST_F(HardeningOutput, VcdIsWellFormedAndEndsWithTheFinalValues) {
     ++checked;
   }
   EXPECT_EQ(checked, 4);           // in_flight and resident_ctas of sm0 and sm1
-  EXPECT_EQ(v.width.size(), 29u);  // 2 SMs x 2, 2 L1s x 8, xbar 4, llc 3, dram 2
+  EXPECT_EQ(v.width.size(), 31u);  // 2 SMs x 2, 2 L1s x 8, xbar 4, llc 3, dram 2, llc_mode 2
 }
 
 // A full disk cut stats.json, stats.csv and the VCD short and the run still said "statistics written".
@@ -192,10 +192,10 @@ TEST_F(HardeningOutput, RdOutputsOnFullDiskFailTheRun) {
 TEST_F(HardeningOutput, TraceThatSelectsNoBlockIsOneError) {
   expect_one_error(
       run_cli(small_run(dir) + " --vcd " + dir + "/w.vcd --trace 'foo*'"), 2,
-      "--trace 'foo*': matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, sm0..sm1, xbar)");
+      "--trace 'foo*': matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, llc_mode, sm0..sm1, xbar)");
   expect_one_error(
       run_cli(small_run(dir) + " --vcd " + dir + "/w.vcd --trace 'l1*,dram'"), 2,
-      "--trace 'l1*,dram': 'dram' matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, sm0..sm1, "
+      "--trace 'l1*,dram': 'dram' matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, llc_mode, sm0..sm1, "
       "xbar)");
 }
 

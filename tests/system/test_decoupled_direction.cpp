@@ -21,15 +21,7 @@ Stats run(const std::string& workload, const std::string& design) {
                         gms_src("tests/data/decoupled/" + workload + ".yaml") + " -o " + dir +
                         " --set sm.count=4 --set l1.design=" + design);
   EXPECT_EQ(r.status, 0) << r.out;
-  Stats s;
-  std::istringstream csv(read_file(dir + "/stats.csv"));
-  std::string line;
-  std::getline(csv, line);  // header
-  while (std::getline(csv, line)) {
-    size_t a = line.find(','), b = line.find(',', a + 1);
-    if (a == std::string::npos || b == std::string::npos) continue;
-    s[line.substr(0, a)] = std::stod(line.substr(a + 1, b - a - 1));
-  }
+  Stats s = read_stats_csv(dir);
   EXPECT_EQ(s.at("system.data_mismatches"), 0.0);
   return s;
 }

@@ -1,0 +1,87 @@
+// Reconfiguration of the LLC organisation (paper 004 section 4.1 "Dynamic Reconfiguration"), every step in
+// simulated time: stop the SMs issuing, wait until nothing is in flight in the NoC and memory system,
+// write back every dirty line (shared -> private) or invalidate the slices (private -> shared), gate or
+// wake the H-Xbar's MC-routers, switch the slice choice (SliceSelector) and the slices' write policy
+// (private: write-through), resume. The controller only sequences; what "drained" means for the SMs and
+// how they pause is given by the system (callbacks), so the block does not depend on the SM model.
+// It is woken once per LLC cycle only while a switch is in progress; otherwise it sleeps.
+#pragma once
+#include <systemc>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "models/common/block_env.h"
+#include "models/common/clock.h"
+#include "models/common/stats.h"
+#include "models/common/trace.h"
+#include "models/common/wake_scheduler.h"
+#include "models/llc/slice_selector.h"
+#include "models/noc/mc_router_control.h"
+
+namespace gms {
+
+class LlcSlice;
+
+class LlcModeController : public sc_core::sc_module {
+ public:
+  enum class Phase : uint8_t { Idle = 0, Drain = 1, Flush = 2, Gate = 3 };
+  struct SystemHooks {
+    std::function<void(bool)> pause_sms;    // stop (true) or resume (false) issuing, every SM
+    std::function<bool()> sms_drained;      // no SM has a request waiting or in flight
+    std::function<McRouterControl*()> mcr;  // the H-Xbar's MC-router control, or nullptr
+    std::function<bool()> finished;         // optional: the workload is done (forced switches stop)
+  };
+
+  LlcModeController(sc_core::sc_module_name name, double clock_mhz, SliceSelector& selector,
+                    std::vector<LlcSlice*> slices, SystemHooks hooks, const BlockEnv& env);
+
+  // Starts a switch of every SM to `target` (ignored while one is in progress or when already there);
+  // `done` (optional) runs when the SMs resume.
+  void request(LlcMode target, std::function<void()> done = nullptr);
+  // Applies `m` when the simulation starts, before any traffic (no drain; MC-routers gated for private).
+  void set_initial(LlcMode m) { initial_ = m; }
+  // Toggles shared <-> private every `cycles` LLC cycles (0: never), each a full switch: for tests.
+  void force_switches(uint64_t cycles) { force_every_ = cycles; }
+  LlcMode mode() const { return mode_; }
+  Phase phase() const { return phase_; }
+  bool busy() const { return phase_ != Phase::Idle; }
+  // Private mode: the kernel-end flush of the private slices (software coherence, paper 004 section 4.1:
+  // when the L1s are flushed the private LLC is too). Nothing is in flight at a kernel end.
+  void kernel_end_flush();
+
+ private:
+  void start_of_simulation() override;
+  void run();
+  void enter(Phase p, uint64_t c);
+  bool slices_quiescent() const;
+  bool routers_reached() const;
+  void finish(uint64_t c);
+  void apply_mode(LlcMode m);
+
+  Clock clock_;
+  SliceSelector& selector_;
+  std::vector<LlcSlice*> slices_;
+  SystemHooks hooks_;
+  Wakeup wake_;
+  LlcMode mode_ = LlcMode::Shared, target_ = LlcMode::Shared, initial_ = LlcMode::Shared;
+  uint64_t force_every_ = 0, next_force_ = UINT64_MAX;
+  Phase phase_ = Phase::Idle;
+  uint64_t started_ = 0, phase_started_ = 0;
+  std::function<void()> done_;
+
+  StatGroup stats_;
+  Counter& to_private_;
+  Counter& to_shared_;
+  Counter& reconfig_cycles_;
+  Counter& drain_cycles_;
+  Counter& flush_cycles_;
+  Counter& gate_cycles_;
+  Counter& lines_written_back_;
+  Counter& lines_invalidated_;
+  Counter& kernel_flushes_;
+  Probe<uint8_t> mode_probe_, phase_probe_;
+};
+
+}  // namespace gms
