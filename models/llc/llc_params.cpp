@@ -33,9 +33,9 @@ std::string problem(const LlcParams& p, std::string& key) {
            std::to_string(way_bytes) + ")";
   }
   const uint64_t sets = p.size_bytes / way_bytes;
-  if (sets == 0 || (sets & (sets - 1))) {
+  if (sets == 0) {
     key = "size_bytes";
-    return "size_bytes / (ways * line_bytes) = " + std::to_string(sets) + " sets; must be a power of two";
+    return "size_bytes / (ways * line_bytes) = 0 sets; must be at least 1";
   }
   if (p.set_index == LlcSetIndex::FermiHash && sets != 32 && sets != 64) {
     key = "set_index";
@@ -91,6 +91,8 @@ void LlcParams::check() const {
   if (line_bytes != kLineBytes || sector_bytes != kChunkBytes)
     throw ConfigError("llc: line_bytes must be 128 and sector_bytes 32");
   if (!(clock_mhz > 0)) throw ConfigError("llc.clock_mhz: must be positive");
+  if (map_slices == 0 || map_chunk_lines == 0)
+    throw ConfigError("llc: map_slices and map_chunk_lines (the address map's rotation) must be at least 1");
   if (sms_per_victim_bit && !victim_bit_l1s)
     throw ConfigError("llc: victim bits (sms_per_victim_bit) need the number of L1s (victim_bit_l1s)");
   std::string key;

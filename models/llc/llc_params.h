@@ -11,7 +11,8 @@ namespace gms {
 
 enum class LlcFetch : uint8_t { Sector, Line };
 // How a line address picks its set (see llc_set_hash.h): xor_fold spreads the slice-interleaved
-// addresses a slice sees over all its sets; linear and fermi_hash are the cache core's functions.
+// addresses a slice sees over all its sets (any set count); linear and fermi_hash are the cache core's
+// functions (fermi_hash: 32 or 64 sets).
 enum class LlcSetIndex : uint8_t { XorFold, Linear, FermiHash };
 
 struct LlcParams {
@@ -39,6 +40,11 @@ struct LlcParams {
   // L1s and how many SMs share one bit (0 = no victim bits).
   uint32_t victim_bit_l1s = 0;
   uint32_t sms_per_victim_bit = 0;
+  // The address map's rotation, set by the system builder, not YAML keys: the slices it rotates over and
+  // the 128 B lines per interleave chunk (1, 1 = this slice sees every line). A non-power-of-two xor_fold
+  // index spreads the slice's own lines with them (llc_set_hash.h).
+  uint32_t map_slices = 1;
+  uint32_t map_chunk_lines = 1;
 
   uint32_t sets() const { return uint32_t(size_bytes / (uint64_t(ways) * line_bytes)); }
 

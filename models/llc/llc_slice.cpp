@@ -41,7 +41,7 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
       rng_(env.seed, basename()),
       stats_(parent_stats(env), basename(), "memory-side LLC slice"),
       st_(stats_),
-      keys_(p.set_index, p.sets()),
+      keys_(p.set_index, p.sets(), p.map_slices, p.map_chunk_lines),
       tags_(p.sets(), p.ways, kLineBytes, keys_.indexer(),
             make_replacement(p.replacement, p.sets(), p.ways, rng_)),
       mshr_(p.mshr_entries, p.mshr_max_merge),

@@ -118,6 +118,8 @@ void GpuSystem::build() {
     llc.victim_bit_l1s = n_sm;
     llc.sms_per_victim_bit = cfg_.l1.gcache.sms_per_victim_bit;
   }
+  llc.map_slices = cfg_.memory_map.num_slices;  // a non-power-of-two set index spreads the slice's own lines
+  llc.map_chunk_lines = uint32_t(cfg_.memory_map.interleave_bytes / kLineBytes);
   for (unsigned s = 0; s < n_slices; ++s) {
     llcs_.push_back(std::make_unique<LlcSlice>(("llc" + std::to_string(s)).c_str(), llc, s, env_));
     noc_->down.bind(llcs_[s]->tsock);

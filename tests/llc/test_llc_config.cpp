@@ -69,8 +69,12 @@ TEST(LlcConfig, ErrorsNameFileLineAndKey) {
             "c.yaml:2: llc.line_bytes: value 64 out of range [128, 128]");
   EXPECT_EQ(error_of("llc:\n  sector_bytes: 16\n"),
             "c.yaml:2: llc.sector_bytes: value 16 out of range [32, 32]");
-  EXPECT_EQ(error_of("llc:\n  size_bytes: 98304\n  ways: 16\n"),
-            "c.yaml:2: llc.size_bytes: size_bytes / (ways * line_bytes) = 48 sets; must be a power of two");
+  EXPECT_EQ(error_of("llc:\n  size_bytes: 98304\n  ways: 7\n"),
+            "c.yaml:2: llc.size_bytes: size_bytes (98304) must be a multiple of ways * line_bytes (896)");
+  EXPECT_EQ(error_of("llc:\n  size_bytes: 0\n"),
+            "c.yaml:2: llc.size_bytes: value 0 out of range [128, 4294967296]");
+  EXPECT_EQ(error_of("llc:\n  set_index: fermi_hash\n  size_bytes: 98304\n  ways: 16\n"),
+            "c.yaml:2: llc.set_index: fermi_hash needs 32 or 64 sets, this slice has 48");
   EXPECT_EQ(error_of("llc:\n  size_bytes: 65000\n"),
             "c.yaml:2: llc.size_bytes: size_bytes (65000) must be a multiple of ways * line_bytes (1024)");
   EXPECT_EQ(
@@ -91,6 +95,31 @@ TEST(LlcConfig, ErrorsNameFileLineAndKey) {
   LlcParams bad;
   bad.ways = 3;
   EXPECT_THROW(bad.check(), ConfigError);
+  LlcParams empty;  // only code can ask for no sets (YAML's size_bytes starts at 128)
+  empty.size_bytes = 0;
+  try {
+    empty.check();
+    ADD_FAILURE() << "0 sets accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(), "llc.size_bytes: size_bytes / (ways * line_bytes) = 0 sets; must be at least 1");
+  }
+  LlcParams no_map;
+  no_map.map_slices = 0;
+  EXPECT_THROW(no_map.check(), ConfigError);
+}
+
+TEST(LlcConfig, AnySetCountParses) {
+  auto sets_of = [](const std::string& llc) {
+    LlcParams p = LlcParams::from(ConfigNode::load_string("llc:\n" + llc, "c.yaml").child("llc"));
+    p.check();
+    return p.sets();
+  };
+  EXPECT_EQ(sets_of("  size_bytes: 98304\n  ways: 16\n"), 48u);   // paper 004's Volta-class slice
+  EXPECT_EQ(sets_of("  size_bytes: 196608\n  ways: 16\n"), 96u);  // 3 MB over 16 slices
+  EXPECT_EQ(sets_of("  size_bytes: 393216\n  ways: 24\n  set_index: linear\n"), 128u);
+  EXPECT_EQ(sets_of("  size_bytes: 40960\n  ways: 8\n  replacement: srrip\n"), 40u);
+  EXPECT_EQ(sets_of("  size_bytes: 98304\n  ways: 16\n  set_index: linear\n  replacement: nru\n"), 48u);
+  EXPECT_EQ(sets_of("  size_bytes: 384\n  ways: 1\n"), 3u);
 }
 
 TEST(LlcSetHash, XorFoldIsABijectionThatUsesEverySetOfASlice) {
