@@ -13,8 +13,8 @@ using namespace llc_test;
 
 namespace {
 
-void run_random(gms::LlcParams p, uint64_t seed, bool late_writes = false) {
-  p.size_bytes = 1024;  // 4 sets x 2 ways
+void run_random(gms::LlcParams p, uint64_t seed, bool late_writes = false, uint32_t sets = 4) {
+  p.size_bytes = sets * 2 * gms::kLineBytes;  // 2 ways
   p.ways = 2;
   p.mshr_entries = 3;
   p.mshr_max_merge = 2;
@@ -119,6 +119,20 @@ TEST(LlcRandom, XorFoldSrripEveryRequestAnsweredWithGoldenData) {
   p.set_index = gms::LlcSetIndex::XorFold;
   p.replacement = "srrip";
   run_random(p, 13);
+}
+
+// 3 sets with the xor_fold index of a 3-slice map with 256 B chunks. The 16 random lines include lines
+// the map gives other slices, so the key must be a bijection for those too.
+TEST(LlcRandom, ThreeSetsXorFoldEveryRequestAnsweredWithGoldenData) {
+  auto p = small_params();
+  p.set_index = gms::LlcSetIndex::XorFold;
+  p.map_slices = 3;
+  p.map_chunk_lines = 2;
+  run_random(p, 15, false, 3);
+}
+
+TEST(LlcRandom, ThreeSetsLinearReorderingDramEveryRequestAnsweredWithGoldenData) {
+  run_random(small_params(), 16, true, 3);
 }
 
 TEST(LlcRandom, ReorderingDramEveryRequestAnsweredWithGoldenData) {

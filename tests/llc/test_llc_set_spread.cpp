@@ -76,6 +76,34 @@ TEST(LlcSetSpread, ConsecutiveLinesOfASliceFillEvery48SetsEvenly) {
   EXPECT_EQ(used(per_set(map_of(12), LlcLineKey(LlcSetIndex::Linear, 48), 48, 0, 7 * 48)), 4u);
 }
 
+// A window of 2 x 48 consecutive lines of the slice that starts anywhere: 1 to 3 per set, because the
+// higher digits added to break strides change the rotation at every 48th slice-local line (no set
+// function can both give every window one line per set and spread strides: that needs period 48, which a
+// stride of 16 slice-local lines folds onto 3 sets). Windows starting at a rotation give exactly 2.
+TEST(LlcSetSpread, AnyWindowOf96LinesHoldsOneToThreePerSet) {
+  const AddressMap map = map_of(12);
+  const LlcLineKey keys(LlcSetIndex::XorFold, 48, 12, 2);
+  const gms::SetIndexer ix = keys.indexer();
+  std::vector<uint32_t> set_of_line;  // slice 3's lines in address order
+  for (uint64_t a = 0; set_of_line.size() < 48 * 60; a += kLineBytes)
+    if (map.slice_of(a) == 3) set_of_line.push_back(ix.set_of(keys.key(a)));
+  uint32_t lo = 96, hi = 0, even = 0;
+  for (size_t j = 0; j + 96 <= set_of_line.size(); ++j) {
+    std::vector<uint32_t> n(48, 0);
+    for (size_t i = j; i < j + 96; ++i) ++n[set_of_line[i]];
+    const uint32_t mn = *std::min_element(n.begin(), n.end()), mx = *std::max_element(n.begin(), n.end());
+    lo = std::min(lo, mn);
+    hi = std::max(hi, mx);
+    if (mn == 2 && mx == 2) {
+      ++even;
+      EXPECT_EQ(j % 48, 0u) << "window at " << j;
+    }
+  }
+  EXPECT_EQ(lo, 1u);
+  EXPECT_EQ(hi, 3u);
+  EXPECT_EQ(even, 59u);  // every window that starts a rotation (j = 0, 48, ..., 58 x 48)
+}
+
 // Lines 0, s, 2s, ... of slice 0 (the one holding line 0) for s = 2^k lines, 16 per set: every set is used
 // and none holds more than 21 (mean 16). Without the added higher digits a 2^k stride (k >= 6) folds onto
 // 3 sets. The table is what an independent model of the index (Python) gave.

@@ -2,9 +2,12 @@
 // Slice clock 700 MHz = 1429 ps; a DRAM response at 100 ns lands on slice cycle 70.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 
+#include "models/common/address_map.h"
 #include "tests/llc/llc_fakes.h"
 
 using namespace llc_test;
@@ -306,4 +309,60 @@ TEST(LlcTimed, VcdProbesTraceMshrOccupancyHitsAndMisses) {
   const std::vector<std::string> expected = {"0 mshr_occupancy 1", "0 hits 0", "0 misses 1",
                                              "100030 mshr_occupancy 0", "200060 hits 1"};
   EXPECT_EQ(changes, expected);
+}
+
+// Paper 004's slice shape with 48 sets (2 ways here to keep it short), slice 3 of a 12-slice map with
+// 256 B interleaving. From a multiple of 72 KB (48 of the slice's lines x 12 slices x 128 B: a set
+// rotation starts there) 96 consecutive lines of the slice fill it exactly (2 per set), so the second 96
+// evict every first one; every load returns the stored bytes, and every write-back lands at its line.
+TEST(LlcTimed, FortyEightSetsStoreEvictAndLoadBackThroughDram) {
+  gms::LlcParams p;
+  p.size_bytes = 48 * 2 * gms::kLineBytes;
+  p.ways = 2;
+  p.map_slices = 12;
+  p.map_chunk_lines = 2;
+  ASSERT_EQ(p.sets(), 48u);
+  Bench b(p);
+  gms::AddressMapParams mp;
+  mp.num_slices = 12;
+  mp.num_channels = 6;
+  const gms::AddressMap map(mp);
+  std::vector<uint64_t> lines;  // the slice's first 192 lines from 16 x 72 KB on
+  for (uint64_t a = 0x120000; lines.size() < 192; a += gms::kLineBytes)
+    if (map.slice_of(a) == 3) lines.push_back(a);
+  auto base = [](size_t i) { return uint8_t(i * 37 + 1); };
+  auto& s = b.up->script;
+  for (size_t i = 0; i < 96; ++i) s.push_back(write(0, lines[i], gms::kAllBytes, base(i)));
+  for (size_t i = 0; i < 96; ++i) s.push_back(read(0, lines[i], 0xF));  // all hits: nothing evicted yet
+  for (size_t i = 96; i < 192; ++i) s.push_back(write(0, lines[i], gms::kAllBytes, base(i)));
+  for (size_t i = 0; i < 192; ++i) s.push_back(read(0, lines[i], 0xF));  // all misses
+  sc_core::sc_start();
+
+  for (size_t r = 0; r < s.size(); ++r) {
+    const Response& got = b.up->responses[r];
+    ASSERT_EQ(got.count, 1) << "request " << r;
+    ASSERT_EQ(got.status, tlm::TLM_OK_RESPONSE) << "request " << r;
+    if (s[r].write) continue;
+    const size_t i = std::find(lines.begin(), lines.end(), s[r].line) - lines.begin();
+    EXPECT_EQ(got.llc_hit, r < 192) << "request " << r;
+    for (unsigned k = 0; k < gms::kLineBytes; ++k)
+      ASSERT_EQ(got.data[k], uint8_t(base(i) + k)) << "request " << r << " byte " << k;
+  }
+  EXPECT_EQ(b.stat("read_hits"), 96);
+  EXPECT_EQ(b.stat("misses"), 96 + 96 + 192);
+  // The second 96 stores evict the first 96 (dirty); the first 96 loads of the last pass evict the second
+  // 96 (dirty) and the last 96 loads evict the first 96 again (clean, just fetched).
+  EXPECT_EQ(b.stat("evictions"), 3 * 96);
+  EXPECT_EQ(b.stat("writebacks"), 2 * 96);
+  EXPECT_EQ(b.stat("writeback_bytes"), 2 * 96 * 128);
+  std::set<uint64_t> written_back;
+  for (const FakeDram::Record& r : b.dram->log)
+    if (r.cmd == tlm::TLM_WRITE_COMMAND) written_back.insert(r.addr);
+  EXPECT_EQ(written_back, std::set<uint64_t>(lines.begin(), lines.end()));
+  for (size_t i = 0; i < 192; ++i)
+    for (unsigned k = 0; k < gms::kLineBytes; ++k)
+      ASSERT_EQ(b.dram->byte(lines[i] + k), uint8_t(base(i) + k)) << "line " << i << " byte " << k;
+  EXPECT_EQ(b.dram->written.size(), 192u * gms::kLineBytes);
+  EXPECT_EQ(b.pool.in_use(), 0u);
+  EXPECT_TRUE(b.llc->quiescent());
 }
