@@ -32,7 +32,9 @@ SetIndexer LlcLineKey::indexer() const {
 
 uint64_t LlcLineKey::digit_sum(uint64_t q) const {
   uint64_t s = 0;
-  for (; q; q /= sets_) s += q % sets_;
+  for (; q >> 32; q /= sets_) s += q % sets_;
+  // The usual case (lines below 2^39 B): 32-bit division is several times faster on x86.
+  for (uint32_t q32 = uint32_t(q); q32; q32 /= sets_) s += q32 % sets_;
   return s % sets_;
 }
 
