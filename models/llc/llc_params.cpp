@@ -74,7 +74,7 @@ LlcParams LlcParams::from(const ConfigNode& n) {
   p.miss_queue = uint32_t(n.get_uint("miss_queue", p.miss_queue, 2, 4096));
   p.response_queue = uint32_t(n.get_uint("response_queue", p.response_queue, 1, 4096));
   p.fetch = n.get_choice("fetch", "sector", {"sector", "line"}) == "line" ? LlcFetch::Line : LlcFetch::Sector;
-  p.mode = n.get_choice("mode", p.mode, {"shared", "private"});
+  p.mode = n.get_choice("mode", p.mode, {"shared", "private", "adaptive"});
   p.force_switch_cycles = n.get_uint("force_switch_cycles", p.force_switch_cycles, 0, UINT64_MAX);
   std::string key;
   std::string why = problem(p, key);

@@ -31,8 +31,9 @@ struct LlcParams {
   uint32_t miss_queue = 8;       // DRAM requests (fetches and write-backs) waiting for the channel
   uint32_t response_queue = 32;  // hit responses and write acks in the access pipeline
   LlcFetch fetch = LlcFetch::Sector;
-  // Organisation (paper 004; llc_mode_controller.h): shared (slice by address) or private (slice by the
-  // requesting SM's cluster, write-through, H-Xbar MC-routers gated). Read by the system builder.
+  // Organisation (paper 004; llc_mode_controller.h): shared (slice by address), private (slice by the
+  // requesting SM's cluster, write-through, H-Xbar MC-routers gated) or adaptive (starts shared; the
+  // adaptive controller switches, llc.adaptive). Read by the system builder.
   std::string mode = "shared";
   // Forced switches shared <-> private every this many LLC cycles (0: none): for tests and experiments.
   uint64_t force_switch_cycles = 0;

@@ -168,6 +168,10 @@ void LlcSlice::access_stage(uint64_t c) {
   }
   LlcStall why = LlcStall::MshrFull;
   if (try_access(*input_.front().t, head_, c, why)) {
+    if (observer_ && head_.ok) {
+      const MemReq* r = find_req(*input_.front().t);
+      observer_(observer_ctx_, head_.line, tags_.set_of(keys_.key(head_.line)), r ? r->sm : 0);
+    }
     input_.pop();
     head_decoded_ = false;
     stalled_ = false;

@@ -60,6 +60,13 @@ class LlcSlice : public sc_core::sc_module {
   // slice may keep the only up-to-date copy): every write also goes to DRAM at once and leaves the line
   // clean. Switch it while quiescent, after write_back_all.
   void set_write_through(bool on) { write_through_ = on; }
+  // An observer of this slice's tag accesses (the adaptive LLC's ATD on its sampled slice): called once per
+  // request whose access went through, with its line, its set in this slice and the requesting SM.
+  using AccessObserver = void (*)(void* ctx, uint64_t line, uint32_t set, unsigned sm);
+  void set_access_observer(AccessObserver fn, void* ctx) {
+    observer_ = fn;
+    observer_ctx_ = ctx;
+  }
   bool write_through() const { return write_through_; }
 
   const LlcParams& params() const { return p_; }
@@ -155,6 +162,8 @@ class LlcSlice : public sc_core::sc_module {
   LlcParams p_;
   unsigned slice_id_;
   bool write_through_ = false;
+  AccessObserver observer_ = nullptr;
+  void* observer_ctx_ = nullptr;
   BlockEnv env_;
   Clock clock_;
   Rng rng_;

@@ -10,6 +10,7 @@
 #include "models/dram/backing_store.h"
 #include "models/dram/dram_channel.h"
 #include "models/l1/l1_cache.h"
+#include "models/llc/adaptive/adaptive_controller.h"
 #include "models/llc/llc_mode_controller.h"
 #include "models/llc/llc_slice.h"
 #include "models/llc/slice_selector.h"
@@ -105,9 +106,14 @@ void GpuSystem::build() {
   const AddressMap* map = map_.get();
   slices_ = std::make_unique<SliceSelector>(*map, n_sm);  // shared LLC until a mode controller switches it
   const SliceSelector* sel = slices_.get();
+  // The adaptive controller counts every routed request for its LSP estimate (made below, before any runs).
+  AdaptiveLlcController* const* adaptive = &adaptive_ctl_raw_;
   noc_ = make_interconnect(
       cfg_.noc, "xbar",
-      [sel](const tlm::tlm_generic_payload& t, unsigned sm) { return sel->slice_for(t.get_address(), sm); },
+      [sel, map, adaptive](const tlm::tlm_generic_payload& t, unsigned sm) {
+        if (*adaptive) (*adaptive)->on_route(map->slice_of(t.get_address()), sm);
+        return sel->slice_for(t.get_address(), sm);
+      },
       env_, map->slices_per_channel());
   for (auto& l1 : l1s_) l1->isock.bind(noc_->up);
   for (unsigned c = 0; c < n_ch; ++c)
@@ -143,6 +149,12 @@ void GpuSystem::build() {
                                                   std::move(hooks), env_);
   mode_ctl_->set_initial(cfg_.llc.mode == "private" ? LlcMode::Private : LlcMode::Shared);
   mode_ctl_->force_switches(cfg_.llc.force_switch_cycles);
+  if (cfg_.llc.mode == "adaptive") {
+    adaptive_ctl_ = std::make_unique<AdaptiveLlcController>("llc_adaptive", cfg_.llc_adaptive,
+                                                            cfg_.llc.clock_mhz, *mode_ctl_, *slices_,
+                                                            slice_ptrs, env_, [this] { return all_done(); });
+    adaptive_ctl_raw_ = adaptive_ctl_.get();
+  }
 
   first = 0;
   for (size_t p = 0; p < programs_.size(); ++p) {
@@ -159,6 +171,8 @@ void GpuSystem::build() {
       }
     // Software coherence: a private LLC is flushed with the L1s at a kernel boundary (paper 004 s4.1).
     d->add_kernel_end_hook([ctl = mode_ctl_.get()] { ctl->kernel_end_flush(); });
+    if (adaptive_ctl_)  // the next kernel starts as this one ends: Rule 3 and a new profiling window
+      d->add_kernel_end_hook([a = adaptive_ctl_.get()] { a->on_kernel_launch(); });
     for (unsigned i = first; i < first + n; ++i) sms_[i]->set_dispatcher(d.get());
     dispatchers_.push_back(std::move(d));
     first += n;

@@ -23,6 +23,7 @@ class Interconnect;
 class LlcSlice;
 class SliceSelector;
 class LlcModeController;
+class AdaptiveLlcController;
 class DramChannel;
 class BackingStore;
 class GoldenMemory;
@@ -113,6 +114,8 @@ class GpuSystem {
   std::unique_ptr<AddressMap> map_;
   std::unique_ptr<SliceSelector> slices_;  // which slice serves a request (shared / private per SM)
   std::unique_ptr<LlcModeController> mode_ctl_;
+  std::unique_ptr<AdaptiveLlcController> adaptive_ctl_;  // llc.mode: adaptive
+  AdaptiveLlcController* adaptive_ctl_raw_ = nullptr;    // read by the route function (made before it)
   std::unique_ptr<BackingStore> store_;
   std::vector<std::unique_ptr<GoldenMemory>> checkers_;
   std::vector<std::unique_ptr<SmCore>> sms_;

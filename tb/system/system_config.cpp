@@ -26,8 +26,13 @@ SystemConfig SystemConfig::from(const ConfigNode& root) {
   c.sm = SmParams::from(root.require_child("sm"));
   c.l1 = L1Params::from(root.require_child("l1"));
   c.noc = NocParams::from(root.require_child("noc"));
-  c.llc = LlcParams::from(root.require_child("llc"));
+  const ConfigNode llc = root.require_child("llc");
+  const ConfigNode adaptive = llc.child("adaptive");  // taken before LlcParams::from finishes the map
+  c.llc = LlcParams::from(llc);
+  c.llc_adaptive = AdaptiveParams::from(adaptive, &c.llc);
   c.dram = DramParams::from(root.require_child("dram"));
+  // The model's raw bandwidths: one slice moves 32 B per LLC cycle; memory is every channel's peak.
+  c.llc_adaptive.resolve_bandwidth(c.llc.clock_mhz * 32.0 / 1000.0, c.dram.channels * c.dram.peak_gbps());
   c.memory_map = AddressMapParams::from(root.child("memory_map"), c.llc.slices, c.dram.channels);
   root.finish_all();
   return c;

@@ -7,6 +7,7 @@
 #include "models/common/config.h"
 #include "models/dram/dram_params.h"
 #include "models/l1/l1_params.h"
+#include "models/llc/adaptive/adaptive_params.h"
 #include "models/llc/llc_params.h"
 #include "models/noc/noc_params.h"
 #include "models/sm/sm_params.h"
@@ -30,6 +31,7 @@ struct SystemConfig {
   L1Params l1;
   NocParams noc;
   LlcParams llc;
+  AdaptiveParams llc_adaptive;  // llc.adaptive (used when llc.mode is adaptive); bandwidths resolved
   DramParams dram;
   AddressMapParams memory_map;
 

@@ -418,7 +418,6 @@ std::string adaptive_error(const std::string& yaml) {
 TEST(LlcAdaptiveConfig, KeysParseWithDefaults) {
   const AdaptiveParams d = AdaptiveParams::from(
       ConfigNode::load_string("llc:\n  adaptive: {}\n", "c.yaml").child("llc").child("adaptive"));
-  EXPECT_FALSE(d.enabled);
   EXPECT_EQ(d.epoch_cycles, 1000000u);
   EXPECT_EQ(d.profile_cycles, 50000u);
   EXPECT_DOUBLE_EQ(d.rule1_miss_rate_delta, 0.02);
@@ -428,14 +427,13 @@ TEST(LlcAdaptiveConfig, KeysParseWithDefaults) {
   EXPECT_EQ(d.llc_slice_gbps, 0.0);
   EXPECT_EQ(d.mem_gbps, 0.0);
   const AdaptiveParams p = AdaptiveParams::from(
-      ConfigNode::load_string("llc:\n  adaptive:\n    enabled: true\n    epoch_cycles: 2000000\n"
+      ConfigNode::load_string("llc:\n  adaptive:\n    epoch_cycles: 2000000\n"
                               "    profile_cycles: 100000\n    rule1_miss_rate_delta: 0.05\n"
                               "    sampled_sets: 16\n    sampled_slice: 3\n    lsp_counter_bits: 12\n"
                               "    llc_slice_gbps: 44.8\n    mem_gbps: 900\n",
                               "c.yaml")
           .child("llc")
           .child("adaptive"));
-  EXPECT_TRUE(p.enabled);
   EXPECT_EQ(p.epoch_cycles, 2000000u);
   EXPECT_EQ(p.profile_cycles, 100000u);
   EXPECT_DOUBLE_EQ(p.rule1_miss_rate_delta, 0.05);
@@ -463,9 +461,8 @@ TEST(LlcAdaptiveConfig, ErrorsNameFileLineAndKey) {
             "c.yaml:3: llc.adaptive.rule1_miss_rate_delta: value 1.5 out of range [0, 1]");
   EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    sampled_sets: \"8\"\n"),
             "c.yaml:3: llc.adaptive.sampled_sets: expected an integer, got a string '8'");
-  EXPECT_EQ(
-      adaptive_error("llc:\n  adaptive:\n    enabled: maybe\n").rfind("c.yaml:3: llc.adaptive.enabled: ", 0),
-      0u);
+  EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    enabled: true\n"),
+            "c.yaml:3: llc.adaptive.enabled: unknown key");
   EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    lsp_counter_bits: 33\n"),
             "c.yaml:3: llc.adaptive.lsp_counter_bits: value 33 out of range [1, 32]");
   EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    epoch_cycles: 1000\n    profile_cycles: 1000\n"),

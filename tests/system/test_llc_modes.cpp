@@ -1,6 +1,7 @@
 // LLC organisations in the whole system (paper 004; models/llc/llc_mode_controller.h): every workload
 // under a private LLC and under forced shared <-> private switches mid-kernel (drain, write-back or
-// invalidation, MC-router gating, resume), on the full crossbar and the H-Xbar, finds every byte (0
+// invalidation, MC-router gating, resume) and under the adaptive controller, on the full crossbar and the
+// H-Xbar, finds every byte (0
 // mismatches) and every block answers every request; the switches really happened, in simulated time; and
 // the sharing-intensive workload runs faster under a private LLC (paper 004's direction). One process per
 // case.
@@ -28,6 +29,10 @@ std::vector<Case> mode_cases() {
     // A switch every 2,000 LLC cycles: several per kernel on the longer workloads.
     v.push_back(make_case("fermi", "switching_hxbar", w, {"noc.type=hxbar", "llc.force_switch_cycles=2000"}));
     v.push_back(make_case("tiny", "switching_full", w, {"llc.force_switch_cycles=1000"}));
+    // The adaptive controller with windows short enough to decide within these workloads.
+    v.push_back(make_case("fermi", "adaptive_hxbar", w,
+                          {"noc.type=hxbar", "llc.mode=adaptive", "llc.adaptive.profile_cycles=500",
+                           "llc.adaptive.epoch_cycles=20000"}));
   }
   return v;
 }
@@ -50,6 +55,10 @@ TEST_P(LlcModes, EveryByteSurvivesAndEveryRequestIsAnswered) {
       EXPECT_GE(s.value("llc_mode.reconfig_cycles"), 20 * (to_private + to_shared));
       EXPECT_GT(s.value("llc_mode.lines_written_back") + s.value("llc_mode.lines_invalidated"), 0);
     }
+  } else if (c.name.find("adaptive") != std::string::npos) {
+    // Every switch the policy made went through, and each to-private came from Rule 1 or 2.
+    EXPECT_EQ(to_private, s.value("llc_adaptive.rule1") + s.value("llc_adaptive.rule2"));
+    EXPECT_LE(to_shared, to_private);
   } else {
     EXPECT_EQ(to_private + to_shared, 0);
     EXPECT_GE(s.value("llc_mode.kernel_flushes"), 1) << "the private slices are flushed at kernel ends";

@@ -23,7 +23,6 @@ std::string problem(const AdaptiveParams& p, std::string& key) {
 
 AdaptiveParams AdaptiveParams::from(const ConfigNode& n, const LlcParams* llc) {
   AdaptiveParams p;
-  p.enabled = n.get_bool("enabled", p.enabled);
   p.epoch_cycles = n.get_uint("epoch_cycles", p.epoch_cycles, 2, uint64_t(1) << 40);
   p.profile_cycles = n.get_uint("profile_cycles", p.profile_cycles, 1, uint64_t(1) << 40);
   p.rule1_miss_rate_delta = n.get_double("rule1_miss_rate_delta", p.rule1_miss_rate_delta, 0.0, 1.0);

@@ -12,7 +12,6 @@ namespace gms {
 struct LlcParams;
 
 struct AdaptiveParams {
-  bool enabled = false;                 // read by the system builder: off = the LLC stays as llc.mode says
   uint64_t epoch_cycles = 1000000;      // Rule 3: back to shared, and a new profiling window, every epoch
   uint64_t profile_cycles = 50000;      // length of a profiling window (under shared mode)
   double rule1_miss_rate_delta = 0.02;  // Rule 1: predicted private miss rate <= shared + delta
