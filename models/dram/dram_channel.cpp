@@ -35,7 +35,8 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsi
       map_(map),
       store_(store),
       clk_(p_.clock_mhz),
-      mapping_(p_.column_bits, p_.bank_bits, p_.row_bits),
+      // pae hashes the bank with the row; the other mappings only order the bits (p_'s lists).
+      mapping_(p_.column_bits, p_.bank_bits, p_.row_bits, map.params().mapping == AddressMapping::Pae),
       timing_(p_),
       sched_(p_, timing_),
       in_flight_(64),
@@ -57,7 +58,9 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsi
       held_requests_(
           stats_.counter("held_requests", "requests whose END_REQ was withheld (queue full)", "requests")),
       errors_(stats_.counter("error_responses", "requests answered with a TLM error status", "requests")),
-      read_latency_(stats_.histogram("read_latency", "read acceptance to BEGIN_RESP", "cycles", 8, 64)) {
+      read_latency_(stats_.histogram("read_latency", "read acceptance to BEGIN_RESP", "cycles", 8, 64)),
+      bank_requests_(stats_.histogram("bank_requests", "requests queued per bank (bucket = bank index)",
+                                      "requests", 1, p_.banks)) {
   stats_.formula("avg_read_latency", "mean read latency (acceptance to response)", "cycles",
                  [this] { return read_latency_.mean(); });
   stats_.formula("row_hit_rate", "row_hits / (row_hits + row_misses + row_conflicts)", "ratio", [this] {
@@ -142,6 +145,7 @@ bool DramChannel::on_request(unsigned port, tlm::tlm_generic_payload& t, const s
 
 void DramChannel::enqueue(const DramRequest& r) {
   ++(r.write ? writes_ : reads_);
+  bank_requests_.add(r.bank);
   sched_.push(r);
   note_queue_change(clk_.cycle());
   wake_at(r.arrival);

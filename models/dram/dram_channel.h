@@ -106,6 +106,7 @@ class DramChannel : public sc_core::sc_module {
   Counter &requests_, &responses_, &reads_, &writes_, &bytes_read_, &bytes_written_, &row_hits_, &row_misses_,
       &row_conflicts_, &activates_, &precharges_, &held_requests_, &errors_;
   Histogram& read_latency_;
+  Histogram& bank_requests_;  // how evenly the address mapping spreads requests over the banks
   Probe<unsigned> queue_probe_;
   Probe<uint64_t> row_hits_probe_;
 };

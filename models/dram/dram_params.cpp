@@ -31,6 +31,22 @@ void DramParams::default_mapping() {
   for (unsigned i = 0; i < 16; ++i) row_bits.push_back(b++);
 }
 
+void DramParams::hynix_mapping() {
+  unsigned b = log2_exact(burst_bytes());
+  const unsigned columns = log2_exact(row_bytes / burst_bytes()), bank_total = log2_exact(banks);
+  // GPGPU-Sim's string has its first bank bit at address bit 8 (bursts of 64 B: two column bits below).
+  // row_bytes >= 128 keeps that bank bit above the 128 B line.
+  const unsigned low_columns = std::min(columns, log2_exact(256) - b);
+  column_bits.clear();
+  bank_bits.clear();
+  row_bits.clear();
+  for (unsigned i = 0; i < low_columns; ++i) column_bits.push_back(b++);
+  if (bank_total) bank_bits.push_back(b++);
+  for (unsigned i = low_columns; i < columns; ++i) column_bits.push_back(b++);
+  for (unsigned i = 1; i < bank_total; ++i) bank_bits.push_back(b++);
+  for (unsigned i = 0; i < 16; ++i) row_bits.push_back(b++);
+}
+
 void DramParams::resolve_mapping() {
   if (column_bits.empty() && bank_bits.empty() && row_bits.empty()) default_mapping();
 }

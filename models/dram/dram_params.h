@@ -54,6 +54,11 @@ struct DramParams {
   // the row anyway). Consecutive lines thus rotate over the bank groups; with one group this is byte,
   // column, bank, row.
   void default_mapping();
+  // The bank/row/column order of the hynix address mapping (memory_map.mapping: hynix), GPGPU-Sim's GTX 480
+  // GDDR5 decoder (`-gpgpu_mem_addr_mapping dramid@8;...RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS` on the channel
+  // address): byte within burst, the columns below address bit 8, one bank bit, the other column bits,
+  // the other bank bits, then 16 row bits.
+  void hynix_mapping();
   // Fills empty fields with the defaults (for params built in code rather than from YAML).
   void resolve_mapping();
 

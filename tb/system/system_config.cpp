@@ -34,6 +34,15 @@ SystemConfig SystemConfig::from(const ConfigNode& root) {
   // The model's raw bandwidths: one slice moves 32 B per LLC cycle; memory is every channel's peak.
   c.llc_adaptive.resolve_bandwidth(c.llc.clock_mhz * 32.0 / 1000.0, c.dram.channels * c.dram.peak_gbps());
   c.memory_map = AddressMapParams::from(root.child("memory_map"), c.llc.slices, c.dram.channels);
+  // hynix fixes the DRAM's bank/row/column order too; explicit bit lists would make it another mapping.
+  if (c.memory_map.mapping == AddressMapping::Hynix) {
+    if (root.child("dram").has("mapping"))
+      root.child("memory_map")
+          .fail("mapping",
+                "hynix sets the DRAM bank/row/column bits itself; remove dram.mapping or use "
+                "bitfield");
+    c.dram.hynix_mapping();
+  }
   root.finish_all();
   return c;
 }
