@@ -11,6 +11,7 @@ SystemParams SystemParams::from(const ConfigNode& n) {
   p.watchdog_us = n.get_uint("watchdog_us", p.watchdog_us, 1, 1000000000);
   p.max_time_us = n.get_uint("max_time_us", p.max_time_us);
   p.memory_limit_mb = n.get_uint("memory_limit_mb", p.memory_limit_mb);
+  p.cta_order = n.get_choice("cta_order", p.cta_order, {"sm", "clusters"});
   n.finish();
   return p;
 }

@@ -22,6 +22,10 @@ struct SystemParams {
   uint64_t max_time_us = 0;  // 0 = no limit
   // The memory the system's blocks may need (memory_budget.h); 0 = the machine's memory and ulimits.
   uint64_t memory_limit_mb = 0;
+  // The order in which the CTA scheduler fills the SMs: "sm" (SM 0, 1, 2, ...) or "clusters" (paper 004's
+  // two-level round-robin: across the SM clusters first, then across a cluster's SMs; the clusters are
+  // the H-Xbar's, one per LLC slice of a memory controller, models/common/sm_clusters.h).
+  std::string cta_order = "sm";
   static SystemParams from(const ConfigNode& n);
 };
 
