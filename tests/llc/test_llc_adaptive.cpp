@@ -46,56 +46,76 @@ void run_steps(AuxTagDirectory& atd, const std::vector<Step>& steps) {
 }  // namespace
 
 TEST(LlcAdaptiveAtd, HandWorkedStreamCountsPrivateHits) {
-  AuxTagDirectory atd(16, 2, 4);
+  // 16 sets, 2 ways, sets 0, 4, 8, 12 sampled; 2 clusters, so each cluster's stack has 2 / 2 = 1 way (its
+  // private slice offers the lines of one shared set half the room).
+  AuxTagDirectory atd(16, 2, 4, 2);
   EXPECT_EQ(atd.stride(), 4u);
-  const uint64_t A = 0x1000, B = 0x2000, C = 0x3000, D = 0x4000, E = 0x5000, F = 0x6000;
-  run_steps(atd, {
-                     {A, 0, 0, Out::Miss},        // 1  set 0: A(c0)
-                     {A, 0, 0, Out::PrivateHit},  // 2  same cluster: private hit (1)
-                     {A, 0, 1, Out::CrossHit},    // 3  shared by cluster 1: a private miss; A now c1
-                     {A, 0, 1, Out::PrivateHit},  // 4  cluster 1 touched it last: private hit (2)
-                     {A, 0, 0, Out::CrossHit},    // 5  back to cluster 0: private miss again; A c0
-                     {B, 0, 0, Out::Miss},        // 6  set 0: A(5) B(6)
-                     {A, 1, 0, Out::NotSampled},  // 7  set 1 is not shadowed: not counted
-                     {A, 3, 2, Out::NotSampled},  // 8
-                     {C, 0, 0, Out::Miss},        // 9  evicts A (LRU): set 0 = C B
-                     {A, 0, 0, Out::Miss},        // 10 A was evicted; evicts B: set 0 = C A
-                     {C, 0, 0, Out::PrivateHit},  // 11 private hit (3)
-                     {B, 0, 0, Out::Miss},        // 12 evicts A (C was touched later)
-                     {D, 4, 2, Out::Miss},        // 13 set 4: D
-                     {E, 4, 2, Out::Miss},        // 14 set 4: D E
-                     {D, 4, 2, Out::PrivateHit},  // 15 D refreshed: private hit (4)
-                     {F, 4, 3, Out::Miss},        // 16 evicts E, not D: set 4 = D F
-                     {D, 4, 2, Out::PrivateHit},  // 17 private hit (5)
-                     {E, 4, 2, Out::Miss},        // 18 E gone; evicts F
-                     {F, 4, 3, Out::Miss},        // 19 F gone
-                 });
-  EXPECT_EQ(atd.accesses(), 17u);
+  EXPECT_EQ(atd.private_ways(), 1u);
+  const uint64_t A = 0x1000, B = 0x2000, C = 0x3000, D = 0x4000;
+  run_steps(atd,
+            {
+                {A, 0, 0, Out::Miss},        // 1  shared {A}; c0 {A}
+                {A, 0, 0, Out::PrivateHit},  // 2  private hit (1)
+                {A, 0, 1, Out::CrossHit},    // 3  first touch by cluster 1: shared hit, private miss; c1 {A}
+                {A, 0, 1, Out::PrivateHit},  // 4  private hit (2)
+                {A, 0, 0, Out::PrivateHit},  // 5  cluster 0 keeps its own copy: private hit (3)
+                {B, 0, 0, Out::Miss},        // 6  shared {A, B}; c0 {B} (A out: one way)
+                {A, 0, 0, Out::CrossHit},    // 7  shared hit, but c0's way holds B: capacity miss; c0 {A}
+                {A, 1, 0, Out::NotSampled},  // 8  set 1 is not shadowed
+                {C, 0, 1, Out::Miss},        // 9  shared evicts B (LRU): {A, C}; c1 {C}
+                {A, 0, 1, Out::CrossHit},    // 10 c1 {A}
+                {C, 0, 1, Out::CrossHit},    // 11 c1 {C}
+                {D, 4, 0, Out::Miss},        // 12 set 4
+                {D, 4, 0, Out::PrivateHit},  // 13 private hit (4)
+                {D, 4, 1, Out::CrossHit},    // 14
+                {D, 4, 1, Out::PrivateHit},  // 15 private hit (5)
+            });
+  EXPECT_EQ(atd.accesses(), 14u);
   EXPECT_EQ(atd.private_hits(), 5u);
-  EXPECT_EQ(atd.hits(), 7u);  // + the two cross-cluster hits a shared slice would have had
-  EXPECT_DOUBLE_EQ(atd.private_miss_rate(), 1.0 - 5.0 / 17.0);
+  EXPECT_EQ(atd.hits(), 10u);  // what the shared slice hits: 2 3 4 5 7 10 11 13 14 15
+  EXPECT_DOUBLE_EQ(atd.private_miss_rate(), 1.0 - 5.0 / 14.0);
+  EXPECT_THROW(atd.access(A, 0, 2), std::out_of_range);  // only clusters 0 and 1
 }
 
 TEST(LlcAdaptiveAtd, FourWaysLruInsideASampledSet) {
+  // One cluster: its stack has all 4 ways, so private and shared predictions agree.
   AuxTagDirectory atd(64, 4, 8);  // stride 8: sets 0, 8, ..., 56
   run_steps(atd, {
                      {1, 8, 0, Out::Miss},        // 1
-                     {2, 8, 1, Out::Miss},        // 2
+                     {2, 8, 0, Out::Miss},        // 2
                      {3, 8, 0, Out::Miss},        // 3
-                     {4, 8, 1, Out::Miss},        // 4  set full, LRU order 1 2 3 4
-                     {1, 8, 1, Out::CrossHit},    // 5  1 refreshed, now cluster 1: order 2 3 4 1
+                     {4, 8, 0, Out::Miss},        // 4  set full, LRU order 1 2 3 4
+                     {1, 8, 0, Out::PrivateHit},  // 5  order 2 3 4 1
                      {5, 8, 0, Out::Miss},        // 6  evicts 2: 3 4 1 5
-                     {2, 8, 1, Out::Miss},        // 7  evicts 3: 4 1 5 2
-                     {1, 8, 1, Out::PrivateHit},  // 8  4 5 2 1
-                     {4, 8, 1, Out::PrivateHit},  // 9  4 survived (filled by cluster 1): 5 2 1 4
+                     {2, 8, 0, Out::Miss},        // 7  evicts 3: 4 1 5 2
+                     {1, 8, 0, Out::PrivateHit},  // 8  4 5 2 1
+                     {4, 8, 0, Out::PrivateHit},  // 9  5 2 1 4
                      {3, 8, 0, Out::Miss},        // 10 evicts 5: 2 1 4 3
                      {5, 8, 0, Out::Miss},        // 11 evicts 2: 1 4 3 5
-                     {1, 8, 1, Out::PrivateHit},  // 12
+                     {1, 8, 0, Out::PrivateHit},  // 12
                      {9, 9, 0, Out::NotSampled},  // set 9 is not shadowed
                  });
   EXPECT_EQ(atd.accesses(), 12u);
-  EXPECT_EQ(atd.private_hits(), 3u);
+  EXPECT_EQ(atd.private_hits(), 4u);
   EXPECT_EQ(atd.hits(), 4u);
+}
+
+TEST(LlcAdaptiveAtd, AFootprintBeyondAClustersShareThrashesItsStack) {
+  // 8 ways, 2 clusters: 4 ways each. Both clusters cycle over the same 6 lines of one set: the shared
+  // shadow holds all 6 (all hits once warm), each cluster's 4-way stack thrashes (LRU, cyclic order).
+  AuxTagDirectory atd(8, 8, 1, 2);
+  for (int round = 0; round < 4; ++round)
+    for (uint64_t l = 1; l <= 6; ++l)
+      for (unsigned c = 0; c < 2; ++c) atd.access(l * 0x80, 0, c);
+  EXPECT_EQ(atd.accesses(), 48u);
+  EXPECT_EQ(atd.hits(), 48u - 6);  // 6 compulsory misses
+  EXPECT_EQ(atd.private_hits(), 0u);
+  // A read-shared footprint that fits each cluster's share: every cluster hits after its own first touch.
+  AuxTagDirectory small(8, 8, 1, 2);
+  for (int round = 0; round < 4; ++round)
+    for (uint64_t l = 1; l <= 4; ++l)
+      for (unsigned c = 0; c < 2; ++c) small.access(l * 0x80, 0, c);
+  EXPECT_EQ(small.private_hits(), 32u - 8);  // 4 first touches per cluster
 }
 
 TEST(LlcAdaptiveAtd, SamplingGridSkipsOtherSets) {
@@ -117,7 +137,7 @@ TEST(LlcAdaptiveAtd, SamplingGridSkipsOtherSets) {
 }
 
 TEST(LlcAdaptiveAtd, ResetCountersKeepsEntriesClearDropsThem) {
-  AuxTagDirectory atd(16, 2, 4);
+  AuxTagDirectory atd(16, 2, 4, 2);  // one way per cluster
   atd.access(0x100, 4, 1);
   atd.access(0x100, 4, 1);
   EXPECT_EQ(atd.private_hits(), 1u);
@@ -127,8 +147,8 @@ TEST(LlcAdaptiveAtd, ResetCountersKeepsEntriesClearDropsThem) {
   atd.clear();  // the LLC was invalidated
   EXPECT_EQ(atd.accesses(), 0u);
   EXPECT_EQ(atd.access(0x100, 4, 1), Out::Miss);
-  EXPECT_EQ(atd.access(0x200, 4, 1), Out::Miss);  // a free way, nothing evicted
-  EXPECT_EQ(atd.access(0x100, 4, 1), Out::PrivateHit);
+  EXPECT_EQ(atd.access(0x200, 4, 1), Out::Miss);      // shared: a free way; cluster 1's one way: 0x100 out
+  EXPECT_EQ(atd.access(0x100, 4, 1), Out::CrossHit);  // still in the shared shadow
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -381,7 +401,7 @@ TEST(LlcAdaptivePolicy, KernelLaunchOpensAWindowAndAppliesRule3) {
 }
 
 TEST(LlcAdaptivePolicy, DescribeAndSampleOfAtdAndLsp) {
-  AuxTagDirectory atd(16, 2, 4);
+  AuxTagDirectory atd(16, 2, 4, 2);
   atd.access(0x100, 0, 0);
   atd.access(0x100, 0, 0);
   atd.access(0x100, 0, 1);

@@ -15,7 +15,7 @@ AdaptiveLlcController::AdaptiveLlcController(sc_core::sc_module_name name, const
       selector_(selector),
       slices_(std::move(slices)),
       atd_(slices_.at(p.sampled_slice)->params().sets(), slices_.at(p.sampled_slice)->params().ways,
-           p.sampled_sets),
+           p.sampled_sets, selector.clusters()),
       lsp_(unsigned(slices_.size()), LspEstimator::private_slice_of(selector), p.lsp_counter_bits),
       policy_(p, 0),
       finished_(std::move(finished)),
@@ -52,7 +52,10 @@ AdaptiveLlcController::AdaptiveLlcController(sc_core::sc_module_name name, const
                  [this] { return last_lsp_shared_; });
   stats_.formula("last_lsp_private", "the last window's predicted private LLC slice parallelism", "slices",
                  [this] { return last_lsp_private_; });
-  schedule();
+}
+
+void AdaptiveLlcController::start_of_simulation() {
+  schedule();  // the first window's end (wake-ups are not taken during elaboration)
 }
 
 void AdaptiveLlcController::observe(void* self, uint64_t line, uint32_t set, unsigned sm) {

@@ -43,6 +43,7 @@ class AdaptiveLlcController : public sc_core::sc_module {
   const std::vector<std::string>& timeline() const { return timeline_; }
 
  private:
+  void start_of_simulation() override;
   static void observe(void* self, uint64_t line, uint32_t set, unsigned sm);
   void run();
   void act(const AdaptiveDecision& d);

@@ -1,6 +1,6 @@
 #include "models/llc/adaptive/aux_tag_directory.h"
 
-#include <limits>
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -20,58 +20,83 @@ const char* to_string(AuxTagDirectory::Outcome o) {
   return "?";
 }
 
-AuxTagDirectory::AuxTagDirectory(uint32_t slice_sets, uint32_t ways, uint32_t sampled_sets)
-    : ways_(ways),
-      sampled_sets_(sampled_sets),
-      stride_(sampled_sets ? slice_sets / sampled_sets : 0),
-      entries_(size_t(sampled_sets) * ways),
-      lru_(sampled_sets, ways) {
-  if (ways == 0 || ways > 64) throw std::invalid_argument("ATD: ways must be in [1, 64]");
-  if (sampled_sets == 0 || sampled_sets > slice_sets)
-    throw std::invalid_argument("ATD: sampled_sets (" + std::to_string(sampled_sets) + ") must be in [1, " +
-                                std::to_string(slice_sets) + "] (the slice's sets)");
-}
+AuxTagDirectory::Shadow::Shadow(uint32_t sets, uint32_t ways)
+    : sets(sets), ways(ways), line(size_t(sets) * ways, 0), valid(size_t(sets) * ways, 0), lru(sets, ways) {}
 
-AuxTagDirectory::Outcome AuxTagDirectory::access(uint64_t line, uint32_t set, unsigned cluster) {
-  if (!sampled(set)) return Outcome::NotSampled;
-  if (cluster > std::numeric_limits<uint16_t>::max()) throw std::out_of_range("ATD: cluster out of range");
-  const uint32_t slot = set / stride_;
-  Entry* e = set_entries(slot);
-  ++accesses_;
+bool AuxTagDirectory::Shadow::access(uint32_t slot, uint64_t l) {
+  const size_t base = size_t(slot) * ways;
   uint64_t occupied = 0;
   int free_way = -1;
-  for (uint32_t w = 0; w < ways_; ++w) {
-    if (!e[w].valid) {
+  for (uint32_t w = 0; w < ways; ++w) {
+    if (!valid[base + w]) {
       if (free_way < 0) free_way = int(w);
       continue;
     }
     occupied |= uint64_t(1) << w;
-    if (e[w].line != line) continue;
-    // The paper's rule: a hit is a private hit only for the cluster that touched the line last; either
-    // way the line now belongs to the requester (its private slice would have fetched it).
-    const bool same = e[w].cluster == cluster;
-    e[w].cluster = uint16_t(cluster);
-    lru_.on_hit(slot, w);
-    if (same) {
-      ++private_hits_;
-      return Outcome::PrivateHit;
+    if (line[base + w] == l) {
+      lru.on_hit(slot, w);
+      return true;
     }
-    ++cross_hits_;
-    return Outcome::CrossHit;
   }
   // Miss: an invalid way first (lowest), else LRU among all ways, as the slice's TagArray chooses.
-  const uint32_t way = free_way >= 0 ? uint32_t(free_way) : lru_.victim(slot, occupied);
-  e[way] = Entry{line, uint16_t(cluster), true};
-  lru_.on_fill(slot, way);
+  const uint32_t way = free_way >= 0 ? uint32_t(free_way) : lru.victim(slot, occupied);
+  line[base + way] = l;
+  valid[base + way] = 1;
+  lru.on_fill(slot, way);
+  return false;
+}
+
+void AuxTagDirectory::Shadow::clear() {
+  for (uint32_t s = 0; s < sets; ++s)
+    for (uint32_t w = 0; w < ways; ++w) {
+      if (valid[size_t(s) * ways + w]) lru.on_invalidate(s, w);
+      valid[size_t(s) * ways + w] = 0;
+    }
+}
+
+namespace {
+uint32_t checked_ways(uint32_t ways) {
+  if (ways == 0 || ways > 64) throw std::invalid_argument("ATD: ways must be in [1, 64]");
+  return ways;
+}
+}  // namespace
+
+AuxTagDirectory::AuxTagDirectory(uint32_t slice_sets, uint32_t ways, uint32_t sampled_sets, uint32_t clusters,
+                                 uint32_t private_ways)
+    : sampled_sets_(sampled_sets),
+      stride_(sampled_sets ? slice_sets / sampled_sets : 0),
+      private_ways_(private_ways ? private_ways
+                                 : std::max<uint32_t>(1, ways / std::max<uint32_t>(1, clusters))),
+      shared_(sampled_sets, checked_ways(ways)) {
+  if (sampled_sets == 0 || sampled_sets > slice_sets)
+    throw std::invalid_argument("ATD: sampled_sets (" + std::to_string(sampled_sets) + ") must be in [1, " +
+                                std::to_string(slice_sets) + "] (the slice's sets)");
+  if (clusters == 0 || clusters > 64) throw std::invalid_argument("ATD: clusters must be in [1, 64]");
+  checked_ways(private_ways_);
+  private_.reserve(clusters);
+  for (uint32_t c = 0; c < clusters; ++c) private_.emplace_back(sampled_sets, private_ways_);
+}
+
+AuxTagDirectory::Outcome AuxTagDirectory::access(uint64_t line, uint32_t set, unsigned cluster) {
+  if (!sampled(set)) return Outcome::NotSampled;
+  if (cluster >= private_.size())
+    throw std::out_of_range("ATD: cluster " + std::to_string(cluster) + " of " +
+                            std::to_string(private_.size()));
+  const uint32_t slot = set / stride_;
+  ++accesses_;
+  const bool shared_hit = shared_.access(slot, line);
+  if (shared_hit) ++shared_hits_;
+  if (private_[cluster].access(slot, line)) {
+    ++private_hits_;
+    return Outcome::PrivateHit;
+  }
+  if (shared_hit) return Outcome::CrossHit;
   return Outcome::Miss;
 }
 
 void AuxTagDirectory::clear() {
-  for (uint32_t s = 0; s < sampled_sets_; ++s)
-    for (uint32_t w = 0; w < ways_; ++w) {
-      if (entries_[size_t(s) * ways_ + w].valid) lru_.on_invalidate(s, w);
-      entries_[size_t(s) * ways_ + w] = Entry{};
-    }
+  shared_.clear();
+  for (Shadow& p : private_) p.clear();
   reset_counters();
 }
 
