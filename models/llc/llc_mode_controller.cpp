@@ -32,12 +32,38 @@ LlcModeController::LlcModeController(sc_core::sc_module_name name, double clock_
     throw std::invalid_argument(std::string(name) + ": missing hooks");
   wake_.bind(
       env.wake, [](void* o) { static_cast<LlcModeController*>(o)->run(); }, this);
+  // Time and NoC energy per organisation, the open period included (read when the statistics are written).
+  for (int i = 0; i < 2; ++i) {
+    const std::string m = i ? "private" : "shared";
+    stats_.formula("cycles_" + m, "LLC cycles spent " + m + " (switches count to the mode they leave)",
+                   "cycles", [this, i] {
+                     const bool open = (mode_ == LlcMode::Private) == (i == 1);
+                     const double ps =
+                         mode_ps_[i] + (open ? double(Clock::now_ps()) - period_start_ps_ : 0.0);
+                     return ps / double(clock_.period_ps());
+                   });
+    stats_.formula("noc_energy_" + m + "_nj", "NoC energy spent while " + m, "nJ", [this, i] {
+      const bool open = (mode_ == LlcMode::Private) == (i == 1);
+      const double nj = hooks_.noc_energy_nj ? hooks_.noc_energy_nj() : 0.0;
+      return mode_nj_[i] + (open ? nj - period_start_nj_ : 0.0);
+    });
+  }
   VcdWriter* tf = env.trace_file(basename());
   mode_probe_.attach(tf, basename(), "private_mode");
   phase_probe_.attach(tf, basename(), "reconfig_phase");
 }
 
+void LlcModeController::close_period() {
+  const double now = double(Clock::now_ps()), nj = hooks_.noc_energy_nj ? hooks_.noc_energy_nj() : 0.0;
+  const int i = mode_ == LlcMode::Private ? 1 : 0;
+  mode_ps_[i] += now - period_start_ps_;
+  mode_nj_[i] += nj - period_start_nj_;
+  period_start_ps_ = now;
+  period_start_nj_ = nj;
+}
+
 void LlcModeController::apply_mode(LlcMode m) {
+  close_period();
   selector_.set_mode(m);
   for (LlcSlice* s : slices_) s->set_write_through(m == LlcMode::Private);
   mode_ = m;

@@ -32,6 +32,7 @@ class LlcModeController : public sc_core::sc_module {
     std::function<bool()> sms_drained;      // no SM has a request waiting or in flight
     std::function<McRouterControl*()> mcr;  // the H-Xbar's MC-router control, or nullptr
     std::function<bool()> finished;         // optional: the workload is done (forced switches stop)
+    std::function<double()> noc_energy_nj;  // optional: the NoC's energy so far (energy per mode)
   };
 
   LlcModeController(sc_core::sc_module_name name, double clock_mhz, SliceSelector& selector,
@@ -59,6 +60,7 @@ class LlcModeController : public sc_core::sc_module {
   bool routers_reached() const;
   void finish(uint64_t c);
   void apply_mode(LlcMode m);
+  void close_period();  // adds the time and NoC energy since the last mode change to the current mode's
 
   Clock clock_;
   SliceSelector& selector_;
@@ -70,6 +72,8 @@ class LlcModeController : public sc_core::sc_module {
   Phase phase_ = Phase::Idle;
   uint64_t started_ = 0, phase_started_ = 0;
   std::function<void()> done_;
+  double period_start_ps_ = 0, period_start_nj_ = 0;
+  double mode_ps_[2] = {0, 0}, mode_nj_[2] = {0, 0};  // [shared, private]
 
   StatGroup stats_;
   Counter& to_private_;

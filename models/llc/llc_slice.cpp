@@ -80,6 +80,7 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
     probe_mshr_.attach(tf, basename(), "mshr_occupancy");
     probe_hits_.attach(tf, basename(), "hits");
     probe_misses_.attach(tf, basename(), "misses");
+    probe_queue_.attach(tf, basename(), "request_queue");
   }
 }
 
@@ -246,6 +247,7 @@ void LlcSlice::update_probes() {
   probe_mshr_.set(uint32_t(mshr_.size()));
   probe_hits_.set(st_.hits.value);
   probe_misses_.set(st_.misses.value);
+  probe_queue_.set(uint32_t(input_.size()));
 }
 
 bool LlcSlice::line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const {

@@ -210,6 +210,8 @@ class LlcSlice : public sc_core::sc_module {
   bool victim_pure_ = false;  // choosing a victim changes nothing (LRU, NRU)
 
   Probe<uint32_t> probe_mshr_;
+
+  Probe<uint32_t> probe_queue_;  // requests in the input queue
   Probe<uint64_t> probe_hits_, probe_misses_;
 };
 

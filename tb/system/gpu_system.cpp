@@ -146,6 +146,8 @@ void GpuSystem::build() {
   };
   hooks.mcr = [this] { return noc_->mc_router_control(); };
   hooks.finished = [this] { return all_done(); };
+  if (cfg_.noc.type != "full")  // router networks have an energy model
+    hooks.noc_energy_nj = [this] { return root_.value("xbar.energy_nj"); };
   mode_ctl_ = std::make_unique<LlcModeController>("llc_mode", cfg_.llc.clock_mhz, *slices_, slice_ptrs,
                                                   std::move(hooks), env_);
   mode_ctl_->set_initial(cfg_.llc.mode == "private" ? LlcMode::Private : LlcMode::Shared);
@@ -250,6 +252,12 @@ void GpuSystem::add_system_formulas() {
   s.formula("llc_read_sector_hit_rate",
             "LLC read sector hits / read sectors (lts__t_sector_op_read_hit_rate)", "ratio", [&r] {
               return ratio(sum_prefix(r, "llc", "read_sector_hits"), sum_prefix(r, "llc", "read_sectors"));
+            });
+  const double llc_period_ps = 1e6 / cfg_.llc.clock_mhz;
+  s.formula("llc_response_rate", "LLC responses per LLC cycle, all slices (paper 004 Figure 12)",
+            "responses/cycle", [this, &r, llc_period_ps] {
+              const double cycles = finish_ps() / llc_period_ps;
+              return cycles > 0 ? sum_prefix(r, "llc", "responses") / cycles : 0.0;
             });
   s.formula("noc_request_flits", "flits through the request network", "flits",
             [&r] { return sum_prefix(r, "xbar", "req.flits"); });

@@ -306,8 +306,9 @@ TEST(LlcTimed, VcdProbesTraceMshrOccupancyHitsAndMisses) {
                         std::to_string(std::stoull(tok.substr(1), nullptr, 2)));
     }
   }
-  const std::vector<std::string> expected = {"0 mshr_occupancy 1", "0 hits 0", "0 misses 1",
-                                             "100030 mshr_occupancy 0", "200060 hits 1"};
+  const std::vector<std::string> expected = {
+      "0 mshr_occupancy 1",      "0 hits 0",     "0 misses 1", "0 request_queue 0",
+      "100030 mshr_occupancy 0", "200060 hits 1"};
   EXPECT_EQ(changes, expected);
 }
 
