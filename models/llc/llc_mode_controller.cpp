@@ -71,8 +71,19 @@ void LlcModeController::apply_mode(LlcMode m) {
 }
 
 void LlcModeController::start_of_simulation() {
+  if (!ranges_.empty()) {
+    bool all_private = true;
+    for (const Range& r : ranges_) {
+      any_private_ = any_private_ || r.mode == LlcMode::Private;
+      all_private = all_private && r.mode == LlcMode::Private;
+    }
+    initial_ = all_private ? LlcMode::Private : LlcMode::Shared;
+  }
   apply_mode(initial_);
   target_ = initial_;
+  for (const Range& r : ranges_) selector_.set_mode(r.first, r.last, r.mode);
+  if (any_private_)
+    for (LlcSlice* s : slices_) s->set_write_through(true);
   if (initial_ == LlcMode::Private && hooks_.mcr)
     if (McRouterControl* r = hooks_.mcr())
       for (unsigned j = 0; j < r->mc_routers(); ++j) r->gate(j);
@@ -180,7 +191,7 @@ void LlcModeController::finish(uint64_t c) {
 }
 
 void LlcModeController::kernel_end_flush() {
-  if (mode_ != LlcMode::Private) return;
+  if (mode_ != LlcMode::Private && !any_private_) return;
   ++kernel_flushes_;
   for (LlcSlice* s : slices_) lines_invalidated_ += s->invalidate_all();
 }

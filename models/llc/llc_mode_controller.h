@@ -43,6 +43,14 @@ class LlcModeController : public sc_core::sc_module {
   void request(LlcMode target, std::function<void()> done = nullptr);
   // Applies `m` when the simulation starts, before any traffic (no drain; MC-routers gated for private).
   void set_initial(LlcMode m) { initial_ = m; }
+  // Several programs on disjoint SM ranges [first, last) with their own organisation (paper 004 section
+  // 4.1): applied when the simulation starts; the MC-routers stay on unless every range is private, and
+  // the slices are write-through (for the private programs' copies) when any range is private.
+  struct Range {
+    unsigned first, last;
+    LlcMode mode;
+  };
+  void set_initial_ranges(std::vector<Range> ranges) { ranges_ = std::move(ranges); }
   // Toggles shared <-> private every `cycles` LLC cycles (0: never), each a full switch: for tests.
   void force_switches(uint64_t cycles) { force_every_ = cycles; }
   LlcMode mode() const { return mode_; }
@@ -69,6 +77,8 @@ class LlcModeController : public sc_core::sc_module {
   Wakeup wake_;
   LlcMode mode_ = LlcMode::Shared, target_ = LlcMode::Shared, initial_ = LlcMode::Shared;
   uint64_t force_every_ = 0, next_force_ = UINT64_MAX;
+  std::vector<Range> ranges_;
+  bool any_private_ = false;  // some SM range is private (kernel-end flushes needed)
   Phase phase_ = Phase::Idle;
   uint64_t started_ = 0, phase_started_ = 0;
   std::function<void()> done_;

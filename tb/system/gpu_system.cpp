@@ -46,7 +46,7 @@ double ratio(double a, double b) {
 }  // namespace
 
 GpuSystem::GpuSystem(const SystemConfig& cfg, Workload& workload, const RunOptions& opt)
-    : GpuSystem(cfg, std::vector<ProgramSpec>{{"", &workload, cfg.sm.count}}, opt) {}
+    : GpuSystem(cfg, std::vector<ProgramSpec>{{"", &workload, cfg.sm.count, ""}}, opt) {}
 
 GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& programs, const RunOptions& opt)
     : cfg_(cfg), opt_(opt), programs_(programs) {
@@ -152,6 +152,22 @@ void GpuSystem::build() {
                                                   std::move(hooks), env_);
   mode_ctl_->set_initial(cfg_.llc.mode == "private" ? LlcMode::Private : LlcMode::Shared);
   mode_ctl_->force_switches(cfg_.llc.force_switch_cycles);
+  bool per_program = false;
+  for (const ProgramSpec& p : programs_) per_program = per_program || !p.llc_mode.empty();
+  if (per_program) {
+    if (cfg_.llc.mode == "adaptive" || cfg_.llc.force_switch_cycles)
+      throw ConfigError(
+          "llc.mode: per-program llc_mode (programs file) needs llc.mode shared or private and no "
+          "llc.force_switch_cycles: the organisation of each program is fixed");
+    std::vector<LlcModeController::Range> ranges;
+    unsigned sm = 0;
+    for (const ProgramSpec& p : programs_) {
+      const std::string& m = p.llc_mode.empty() ? cfg_.llc.mode : p.llc_mode;
+      ranges.push_back({sm, sm + p.num_sms, m == "private" ? LlcMode::Private : LlcMode::Shared});
+      sm += p.num_sms;
+    }
+    mode_ctl_->set_initial_ranges(std::move(ranges));
+  }
   if (cfg_.llc.mode == "adaptive") {
     adaptive_ctl_ = std::make_unique<AdaptiveLlcController>("llc_adaptive", cfg_.llc_adaptive,
                                                             cfg_.llc.clock_mhz, *mode_ctl_, *slices_,

@@ -46,6 +46,8 @@ struct ProgramSpec {
   std::string name;
   Workload* workload = nullptr;
   unsigned num_sms = 0;
+  // This program's LLC organisation (programs file key `llc_mode`: shared | private); empty = llc.mode.
+  std::string llc_mode;
 };
 
 struct RunResult {

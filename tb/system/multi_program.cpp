@@ -69,6 +69,9 @@ LoadedPrograms load_multi_program(const std::string& path, unsigned total_sms) {
     if (used > total_sms)
       p.fail("sms", "the programs need " + std::to_string(used) + " SMs, the system has " +
                         std::to_string(total_sms));
+    // Paper 004 section 4.1: co-running programs may each see their own LLC organisation.
+    const std::string llc_mode =
+        p.has("llc_mode") ? p.get_choice("llc_mode", "shared", {"shared", "private"}) : "";
     loaded.push_back(load_program_workload(p, path));
     p.finish();
     // Overlapping memory is found here when both programs know their footprint, else during the run.
@@ -78,7 +81,7 @@ LoadedPrograms load_multi_program(const std::string& path, unsigned total_sms) {
         if (auto o = first_overlap(footprints[j], footprints[i]))
           p.fail("workload", "the memory of program " + labels[i] + " overlaps program " + labels[j] +
                                  " at " + to_string(*o) + ": programs must use disjoint memory");
-    out.specs.push_back(ProgramSpec{name, nullptr, sms});
+    out.specs.push_back(ProgramSpec{name, nullptr, sms, llc_mode});
   }
   doc.finish();
   auto shared = std::make_shared<ProgramFootprints>(path, labels);

@@ -40,7 +40,9 @@ double llc_sum(const gms::StatGroup& s, unsigned slices, const std::string& coun
 
 std::unique_ptr<gms::GpuSystem> run_checked(const Case& c) {
   const gms::SystemConfig cfg = load_config(c.config, c.overrides);
-  const std::string path = std::string(GMS_SOURCE_DIR) + "/configs/workloads/" + c.workload + ".yaml";
+  const std::string path = c.workload_path.empty()
+                               ? std::string(GMS_SOURCE_DIR) + "/configs/workloads/" + c.workload + ".yaml"
+                               : c.workload_path;
   std::unique_ptr<gms::Workload> single;
   gms::LoadedPrograms progs;
   std::unique_ptr<gms::GpuSystem> sys;

@@ -15,10 +15,11 @@
 namespace gms::test {
 
 struct Case {
-  std::string name;    // test name suffix: config_variant_workload
-  std::string config;  // preset in configs/
-  std::string workload;
+  std::string name;      // test name suffix: config_variant_workload
+  std::string config;    // preset in configs/
+  std::string workload;  // a file of configs/workloads/ (without .yaml)
   std::vector<std::string> overrides;
+  std::string workload_path;  // if set, this file instead of configs/workloads/<workload>.yaml
 };
 
 inline void PrintTo(const Case& c, std::ostream* os) {

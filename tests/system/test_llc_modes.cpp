@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "tb/system/multi_program.h"
+#include "tests/config_error_of.h"
 #include "tests/system/system_case.h"
 
 namespace {
@@ -72,5 +74,34 @@ TEST_P(LlcModes, EveryByteSurvivesAndEveryRequestIsAnswered) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Organisations, LlcModes, ::testing::ValuesIn(mode_cases()), gms::test::case_name);
+
+// Two programs with their own organisations at once (tests/data/llc_adaptive/two_orgs.yaml): the private
+// one on SMs 0-7 (fermi's cluster 0) sends every request to its cluster's slice of each controller (the
+// even slices), the shared one spreads over all; the MC-routers stay on; the slices are flushed at kernel
+// ends (the private program's copies); every byte checked.
+TEST(LlcModesMultiProgram, TwoProgramsSeeDifferentOrganisationsAtOnce) {
+  Case c = make_case("fermi", "two_orgs", "two_orgs", {"noc.type=hxbar"});
+  c.workload_path = std::string(GMS_SOURCE_DIR) + "/tests/data/llc_adaptive/two_orgs.yaml";
+  auto sys = gms::test::run_checked(c);
+  ASSERT_TRUE(sys);
+  const gms::StatGroup& s = sys->stats();
+  double even = 0, odd = 0;
+  for (int i = 0; i < 12; ++i) (i % 2 ? odd : even) += s.value("llc" + std::to_string(i) + ".accesses");
+  EXPECT_GT(even, 2 * odd) << "even " << even << " odd " << odd;
+  EXPECT_GT(odd, 0) << "the shared program uses every slice";
+  EXPECT_EQ(s.value("xbar.req.mc_router0.gated_cycles"), 0);
+  EXPECT_EQ(s.value("xbar.req.mc_router0.bypassed_flits"), 0);
+  EXPECT_GE(s.value("llc_mode.kernel_flushes"), 1);
+  EXPECT_EQ(s.value("llc_mode.to_private") + s.value("llc_mode.to_shared"), 0);
+}
+
+TEST(LlcModesMultiProgram, PerProgramModesRefuseAnAdaptiveOrSwitchingLlc) {
+  const std::string path = std::string(GMS_SOURCE_DIR) + "/tests/data/llc_adaptive/two_orgs.yaml";
+  const gms::SystemConfig cfg = gms::test::load_config("fermi", {"llc.mode=adaptive"});
+  gms::LoadedPrograms progs = gms::load_multi_program(path, cfg.sm.count);
+  EXPECT_EQ(config_error_of([&] { gms::GpuSystem sys(cfg, progs.specs, gms::test::quiet()); }),
+            "llc.mode: per-program llc_mode (programs file) needs llc.mode shared or private and no "
+            "llc.force_switch_cycles: the organisation of each program is fixed");
+}
 
 }  // namespace
