@@ -81,7 +81,12 @@ void LlcModeController::start_of_simulation() {
   }
   apply_mode(initial_);
   target_ = initial_;
-  for (const Range& r : ranges_) selector_.set_mode(r.first, r.last, r.mode);
+  timeline_.push_back("0 " + std::string(to_string(initial_)) + " (llc.mode)");
+  for (const Range& r : ranges_) {
+    selector_.set_mode(r.first, r.last, r.mode);
+    timeline_.push_back("0 SMs " + std::to_string(r.first) + "-" + std::to_string(r.last - 1) + " " +
+                        to_string(r.mode) + " (programs file)");
+  }
   if (any_private_)
     for (LlcSlice* s : slices_) s->set_write_through(true);
   if (initial_ == LlcMode::Private && hooks_.mcr)
@@ -93,11 +98,13 @@ void LlcModeController::start_of_simulation() {
   }
 }
 
-void LlcModeController::request(LlcMode target, std::function<void()> done) {
+void LlcModeController::request(LlcMode target, std::function<void()> done, const std::string& why) {
   if (busy() || target == mode_) return;
   target_ = target;
   done_ = std::move(done);
   const uint64_t c = clock_.cycle();
+  timeline_.push_back(std::to_string(c) + " switch to " + to_string(target) + " requested" +
+                      (why.empty() ? "" : ": " + why));
   started_ = c;
   hooks_.pause_sms(true);
   enter(Phase::Drain, c);
@@ -171,6 +178,8 @@ void LlcModeController::run() {
 }
 
 void LlcModeController::finish(uint64_t c) {
+  timeline_.push_back(std::to_string(c) + " " + to_string(target_) + " after " +
+                      std::to_string(c - started_) + " cycles");
   apply_mode(target_);
   if (target_ == LlcMode::Private)
     ++to_private_;

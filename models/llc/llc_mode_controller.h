@@ -39,8 +39,8 @@ class LlcModeController : public sc_core::sc_module {
                     std::vector<LlcSlice*> slices, SystemHooks hooks, const BlockEnv& env);
 
   // Starts a switch of every SM to `target` (ignored while one is in progress or when already there);
-  // `done` (optional) runs when the SMs resume.
-  void request(LlcMode target, std::function<void()> done = nullptr);
+  // `done` (optional) runs when the SMs resume; `why` goes into the timeline.
+  void request(LlcMode target, std::function<void()> done = nullptr, const std::string& why = "");
   // Applies `m` when the simulation starts, before any traffic (no drain; MC-routers gated for private).
   void set_initial(LlcMode m) { initial_ = m; }
   // Several programs on disjoint SM ranges [first, last) with their own organisation (paper 004 section
@@ -56,6 +56,11 @@ class LlcModeController : public sc_core::sc_module {
   LlcMode mode() const { return mode_; }
   Phase phase() const { return phase_; }
   bool busy() const { return phase_ != Phase::Idle; }
+  // The organisation's history, one line per event: "<LLC cycle> <event>" (the mode timeline; the CLI
+  // writes it to llc_timeline.txt).
+  const std::vector<std::string>& timeline() const { return timeline_; }
+  // Adds a line to the timeline (a controller's decision that kept the mode).
+  void note(const std::string& text) { timeline_.push_back(text); }
   // Private mode: the kernel-end flush of the private slices (software coherence, paper 004 section 4.1:
   // when the L1s are flushed the private LLC is too). Nothing is in flight at a kernel end.
   void kernel_end_flush();
@@ -78,6 +83,7 @@ class LlcModeController : public sc_core::sc_module {
   LlcMode mode_ = LlcMode::Shared, target_ = LlcMode::Shared, initial_ = LlcMode::Shared;
   uint64_t force_every_ = 0, next_force_ = UINT64_MAX;
   std::vector<Range> ranges_;
+  std::vector<std::string> timeline_;
   bool any_private_ = false;  // some SM range is private (kernel-end flushes needed)
   Phase phase_ = Phase::Idle;
   uint64_t started_ = 0, phase_started_ = 0;

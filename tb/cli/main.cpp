@@ -82,6 +82,11 @@ int run(const gms::CliOptions& o) {
   json_file.close();
   csv_file.write(cs.str());
   csv_file.close();
+  if (sys.llc_timeline().size() > 1) {  // the organisation changed: write its timeline
+    gms::OutputFile tl(o.out_dir + "/llc_timeline.txt");
+    for (const std::string& line : sys.llc_timeline()) tl.write(line + "\n");
+    tl.close();
+  }
   gms::print_summary(std::cout, sys.stats(), res, sys.checker());
   if (accel) accel->report(std::cout);
   std::cout << "  statistics written to " << o.out_dir << "/stats.json and stats.csv\n";

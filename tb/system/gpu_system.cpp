@@ -210,6 +210,10 @@ void GpuSystem::build() {
   }
 }
 
+const std::vector<std::string>& GpuSystem::llc_timeline() const {
+  return mode_ctl_->timeline();
+}
+
 StatGroup& GpuSystem::program_stats(size_t program) {
   return program_groups_.empty() ? root_ : *program_groups_.at(program);
 }

@@ -70,6 +70,8 @@ class GpuSystem {
   RunResult run();
 
   StatGroup& stats() { return root_; }
+  // The LLC organisation's timeline (LlcModeController::timeline): initial mode, switch requests, switches.
+  const std::vector<std::string>& llc_timeline() const;
   BackingStore& memory() { return *store_; }
   GoldenMemory* checker() { return checkers_.empty() ? nullptr : checkers_[0].get(); }
   // Per program (one for a single workload); the statistics parent of program i (the root if single).

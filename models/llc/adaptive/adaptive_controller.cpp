@@ -90,8 +90,11 @@ void AdaptiveLlcController::open_window() {
 
 void AdaptiveLlcController::run() {
   const uint64_t c = clock_.cycle();
-  if (c < policy_.next_event_cycle()) return;  // a stale wake-up (the schedule moved)
   scheduled_ = UINT64_MAX;
+  if (c < policy_.next_event_cycle()) {  // the schedule moved later (a wake-up keeps only the earliest time)
+    schedule();
+    return;
+  }
   if (finished_ && finished_()) return;
   if (modes_.busy()) {  // a switch is draining: decide once it is done (switched() reschedules)
     return;
@@ -129,14 +132,17 @@ void AdaptiveLlcController::act(const AdaptiveDecision& d) {
     last_lsp_private_ = d.lsp_private;
   }
   if (d.rule == AdaptiveRule::NoSamples) ++no_samples_;
-  if (d.evaluated || d.switches() || d.rule == AdaptiveRule::NoSamples)
+  if (d.evaluated || d.switches() || d.rule == AdaptiveRule::NoSamples) {
     timeline_.push_back(d.describe(p_.rule1_miss_rate_delta));
+    if (!d.switches()) modes_.note(timeline_.back() + " (stays " + to_string(modes_.mode()) + ")");
+  }
   if (d.switches()) {
     if (d.rule == AdaptiveRule::Rule1) ++rule1_;
     if (d.rule == AdaptiveRule::Rule2) ++rule2_;
     if (d.rule == AdaptiveRule::Rule3Epoch || d.rule == AdaptiveRule::Rule3Kernel) ++rule3_;
     account_mode(d.cycle);
-    modes_.request(d.to, [this] { switched(); });
+    modes_.request(
+        d.to, [this] { switched(); }, d.describe(p_.rule1_miss_rate_delta));
   } else if (d.window_opened) {
     open_window();
   }
