@@ -13,6 +13,9 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "tests/cli/cli_runner.h"
 
@@ -21,7 +24,7 @@ namespace {
 using Stats = std::map<std::string, double>;
 
 Stats run(const std::string& workload, const std::string& mode, const std::string& config = "fermi",
-          const std::string& noc = "hxbar") {
+          const std::string& noc = "hxbar", std::string* timeline = nullptr) {
   const std::string dir = temp_dir("llc_direction_" + workload + "_" + mode + "_" + noc);
   // Windows short enough for these runs (the paper's are 50K cycles in 1M-cycle epochs).
   CliResult r = run_cli("run -q -c " + gms_src("configs/" + config + ".yaml") + " -w " +
@@ -31,7 +34,21 @@ Stats run(const std::string& workload, const std::string& mode, const std::strin
   EXPECT_EQ(r.status, 0) << r.out;
   Stats s = read_stats_csv(dir);
   EXPECT_EQ(s.at("system.data_mismatches"), 0.0);
+  if (timeline) *timeline = read_file(dir + "/llc_timeline.txt");
   return s;
+}
+
+// The ATD's predicted private miss rates of the windows that switched to private (llc_timeline.txt lines
+// "... shared->private ruleN: miss private X shared Y ...").
+std::vector<double> switching_predictions(const std::string& timeline) {
+  std::vector<double> v;
+  std::istringstream in(timeline);
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find("shared->private rule");
+    const size_t m = line.find("miss private ", at);
+    if (at != std::string::npos && m != std::string::npos) v.push_back(std::stod(line.substr(m + 13)));
+  }
+  return v;
 }
 
 double llc_miss_rate(const Stats& s) {
@@ -46,7 +63,9 @@ double llc_miss_rate(const Stats& s) {
 }  // namespace
 
 TEST(LlcDirection, SharingRunsFasterPrivateAndAdaptivePicksPrivate) {
-  const Stats sh = run("sharing", "shared"), pr = run("sharing", "private"), ad = run("sharing", "adaptive");
+  std::string timeline;
+  const Stats sh = run("sharing", "shared"), pr = run("sharing", "private"),
+              ad = run("sharing", "adaptive", "fermi", "hxbar", &timeline);
   const double cs = sh.at("system.sm_cycles"), cp = pr.at("system.sm_cycles"), ca = ad.at("system.sm_cycles");
   std::cout << "sharing: SM cycles shared " << cs << ", private " << cp << ", adaptive " << ca
             << "; adaptive rule 1/2 " << ad.at("llc_adaptive.rule1") << "/" << ad.at("llc_adaptive.rule2")
@@ -55,7 +74,11 @@ TEST(LlcDirection, SharingRunsFasterPrivateAndAdaptivePicksPrivate) {
   EXPECT_LT(cp, 0.9 * cs);
   EXPECT_GE(ad.at("llc_mode.to_private"), 1);
   EXPECT_LT(ca, cs);
-  EXPECT_NEAR(ad.at("llc_adaptive.predicted_private_miss_rate"), llc_miss_rate(pr), 0.05);
+  // The windows that decided were warm: their prediction is within 5 points of the private run. (Windows
+  // right after a P->S switch see a just-invalidated LLC and predict high; they keep the LLC shared.)
+  const std::vector<double> pred = switching_predictions(timeline);
+  ASSERT_FALSE(pred.empty()) << timeline;
+  for (double p : pred) EXPECT_NEAR(p, llc_miss_rate(pr), 0.05) << timeline;
 }
 
 TEST(LlcDirection, ALargeSharedFootprintStaysShared) {
