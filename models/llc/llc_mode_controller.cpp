@@ -2,12 +2,13 @@
 
 #include <stdexcept>
 
-#include "models/llc/llc_slice.h"
+#include "models/llc/last_level_cache.h"
 
 namespace gms {
 
 LlcModeController::LlcModeController(sc_core::sc_module_name name, double clock_mhz, SliceSelector& selector,
-                                     std::vector<LlcSlice*> slices, SystemHooks hooks, const BlockEnv& env)
+                                     std::vector<LastLevelCache*> slices, SystemHooks hooks,
+                                     const BlockEnv& env)
     : sc_core::sc_module(name),
       clock_(clock_mhz),
       selector_(selector),
@@ -65,7 +66,7 @@ void LlcModeController::close_period() {
 void LlcModeController::apply_mode(LlcMode m) {
   close_period();
   selector_.set_mode(m);
-  for (LlcSlice* s : slices_) s->set_write_through(m == LlcMode::Private);
+  for (LastLevelCache* s : slices_) s->set_write_through(m == LlcMode::Private);
   mode_ = m;
   mode_probe_.set(m == LlcMode::Private);
 }
@@ -88,7 +89,7 @@ void LlcModeController::start_of_simulation() {
                         to_string(r.mode) + " (programs file)");
   }
   if (any_private_)
-    for (LlcSlice* s : slices_) s->set_write_through(true);
+    for (LastLevelCache* s : slices_) s->set_write_through(true);
   if (initial_ == LlcMode::Private && hooks_.mcr)
     if (McRouterControl* r = hooks_.mcr())
       for (unsigned j = 0; j < r->mc_routers(); ++j) r->gate(j);
@@ -118,7 +119,7 @@ void LlcModeController::enter(Phase p, uint64_t c) {
 }
 
 bool LlcModeController::slices_quiescent() const {
-  for (const LlcSlice* s : slices_)
+  for (const LastLevelCache* s : slices_)
     if (!s->quiescent()) return false;
   return true;
 }
@@ -148,7 +149,7 @@ void LlcModeController::run() {
       drain_cycles_ += c - phase_started_;
       // Shared -> private: no slice may keep the only copy of a line; private -> shared: the clusters' copies
       // of one line must not outlive the switch (write-through left them clean).
-      for (LlcSlice* s : slices_) {
+      for (LastLevelCache* s : slices_) {
         if (target_ == LlcMode::Private)
           lines_written_back_ += s->write_back_all();
         else
@@ -202,7 +203,7 @@ void LlcModeController::finish(uint64_t c) {
 void LlcModeController::kernel_end_flush() {
   if (mode_ != LlcMode::Private && !any_private_) return;
   ++kernel_flushes_;
-  for (LlcSlice* s : slices_) lines_invalidated_ += s->invalidate_all();
+  for (LastLevelCache* s : slices_) lines_invalidated_ += s->invalidate_all();
 }
 
 }  // namespace gms

@@ -22,7 +22,7 @@
 
 namespace gms {
 
-class LlcSlice;
+class LastLevelCache;
 
 class LlcModeController : public sc_core::sc_module {
  public:
@@ -36,7 +36,7 @@ class LlcModeController : public sc_core::sc_module {
   };
 
   LlcModeController(sc_core::sc_module_name name, double clock_mhz, SliceSelector& selector,
-                    std::vector<LlcSlice*> slices, SystemHooks hooks, const BlockEnv& env);
+                    std::vector<LastLevelCache*> slices, SystemHooks hooks, const BlockEnv& env);
 
   // Starts a switch of every SM to `target` (ignored while one is in progress or when already there);
   // `done` (optional) runs when the SMs resume; `why` goes into the timeline.
@@ -77,7 +77,7 @@ class LlcModeController : public sc_core::sc_module {
 
   Clock clock_;
   SliceSelector& selector_;
-  std::vector<LlcSlice*> slices_;
+  std::vector<LastLevelCache*> slices_;
   SystemHooks hooks_;
   Wakeup wake_;
   LlcMode mode_ = LlcMode::Shared, target_ = LlcMode::Shared, initial_ = LlcMode::Shared;

@@ -75,6 +75,7 @@ LlcParams LlcParams::from(const ConfigNode& n) {
   p.response_queue = uint32_t(n.get_uint("response_queue", p.response_queue, 1, 4096));
   p.fetch = n.get_choice("fetch", "sector", {"sector", "line"}) == "line" ? LlcFetch::Line : LlcFetch::Sector;
   p.mode = n.get_choice("mode", p.mode, {"shared", "private", "adaptive"});
+  p.design = n.get_string("design", p.design);  // checked against the registry by make_llc
   p.force_switch_cycles = n.get_uint("force_switch_cycles", p.force_switch_cycles, 0, UINT64_MAX);
   std::string key;
   std::string why = problem(p, key);

@@ -35,6 +35,7 @@ struct LlcParams {
   // requesting SM's cluster, write-through, H-Xbar MC-routers gated) or adaptive (starts shared; the
   // adaptive controller switches, llc.adaptive). Read by the system builder.
   std::string mode = "shared";
+  std::string design = "slice";  // the slice model (last_level_cache.h registry)
   // Forced switches shared <-> private every this many LLC cycles (0: none): for tests and experiments.
   uint64_t force_switch_cycles = 0;
   // G-Cache victim bits (llc_victim_bits.h), set by the system builder, not YAML keys: the number of

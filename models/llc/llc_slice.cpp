@@ -31,11 +31,8 @@ uint64_t ps_of(const sc_core::sc_time& t) {
 }  // namespace
 
 LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned slice_id, const BlockEnv& env)
-    : sc_core::sc_module(name),
-      tsock("tsock"),
-      isock("isock"),
+    : LastLevelCache(name, slice_id),
       p_(checked(p)),
-      slice_id_(slice_id),
       env_(env),
       clock_(p.clock_mhz),
       rng_(env.seed, basename()),
@@ -68,10 +65,6 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
   down_ = AtInitiatorPort([this](Payload& t, tlm::tlm_phase& ph,
                                  sc_core::sc_time& d) { return isock->nb_transport_fw(t, ph, d); },
                           [this] { wake(); }, [this](Payload& t) { return on_dram_response(t); });
-  tsock.register_nb_transport_fw(this, &LlcSlice::nb_transport_fw);
-  tsock.register_b_transport(this, &LlcSlice::b_transport);
-  tsock.register_transport_dbg(this, &LlcSlice::transport_dbg);
-  isock.register_nb_transport_bw(this, &LlcSlice::nb_transport_bw);
 
   wake_.bind(
       env.wake, [](void* o) { static_cast<LlcSlice*>(o)->run(); }, this);

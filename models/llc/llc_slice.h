@@ -28,6 +28,7 @@
 #include "models/common/trace.h"
 #include "models/common/wake_scheduler.h"
 #include "models/llc/byte_mask.h"
+#include "models/llc/last_level_cache.h"
 #include "models/llc/llc_data_path.h"
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
@@ -36,11 +37,8 @@
 
 namespace gms {
 
-class LlcSlice : public sc_core::sc_module {
+class LlcSlice : public LastLevelCache {
  public:
-  tlm_utils::simple_target_socket<LlcSlice> tsock;     // from the NoC
-  tlm_utils::simple_initiator_socket<LlcSlice> isock;  // to the DRAM channel
-
   LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned slice_id, const BlockEnv& env);
   ~LlcSlice() override;
 
@@ -52,27 +50,25 @@ class LlcSlice : public sc_core::sc_module {
   //   a line with a fill in flight stays until its last fill has answered its waiters, and is then
   //   written back if dirty and dropped.
   // Both return the number of lines they wrote back / dropped now.
-  uint32_t write_back_all();
-  uint32_t invalidate_all();
+  uint32_t write_back_all() override;
+  uint32_t invalidate_all() override;
   // Nothing accepted, queued or in flight (downstream write-backs acknowledged).
-  bool quiescent() const;
+  bool quiescent() const override;
   // Write-through (a private LLC, paper 004 section 4.1: several clusters' slices may hold a line, so no
   // slice may keep the only up-to-date copy): every write also goes to DRAM at once and leaves the line
   // clean. Switch it while quiescent, after write_back_all.
-  void set_write_through(bool on) { write_through_ = on; }
+  void set_write_through(bool on) override { write_through_ = on; }
   // An observer of this slice's tag accesses (the adaptive LLC's ATD on its sampled slice): called once per
   // request whose access went through, with its line, its set in this slice and the requesting SM.
-  using AccessObserver = void (*)(void* ctx, uint64_t line, uint32_t set, unsigned sm);
-  void set_access_observer(AccessObserver fn, void* ctx) {
+  void set_access_observer(AccessObserver fn, void* ctx) override {
     observer_ = fn;
     observer_ctx_ = ctx;
   }
   bool write_through() const { return write_through_; }
 
-  const LlcParams& params() const { return p_; }
-  unsigned slice_id() const { return slice_id_; }
+  const LlcParams& params() const override { return p_; }
   const Clock& clock() const { return clock_; }
-  const StatGroup& stats() const { return stats_; }
+  const StatGroup& stats() const override { return stats_; }
   // Valid / dirty bytes of a line (false when it has no tag here). For tests and controllers.
   bool line_state(uint64_t line, ByteMask* valid, ByteMask* dirty) const;
   size_t mshr_in_use() const { return mshr_.size(); }
@@ -103,8 +99,8 @@ class LlcSlice : public sc_core::sc_module {
   };
 
   // Sockets and ports (llc_slice.cpp).
-  tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
-  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
+  tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) override;
+  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) override;
   bool on_request(Payload& t, const sc_core::sc_time& delay);
   bool on_dram_response(Payload& t);
   void wake();  // from a callback: run at the next cycle edge not yet processed
@@ -137,8 +133,8 @@ class LlcSlice : public sc_core::sc_module {
   void close_miss(MshrFile::Entry& e);
 
   // Functional and debug paths, maintenance (llc_functional.cpp).
-  void b_transport(Payload& t, sc_core::sc_time& delay);
-  unsigned int transport_dbg(Payload& t);
+  void b_transport(Payload& t, sc_core::sc_time& delay) override;
+  unsigned int transport_dbg(Payload& t) override;
   void functional_read(Payload& t, const LlcAccess& a, sc_core::sc_time& delay);
   void functional_write(Payload& t, const LlcAccess& a, sc_core::sc_time& delay);
   int functional_allocate(uint64_t key, sc_core::sc_time& delay);
@@ -160,7 +156,6 @@ class LlcSlice : public sc_core::sc_module {
   }
 
   LlcParams p_;
-  unsigned slice_id_;
   bool write_through_ = false;
   AccessObserver observer_ = nullptr;
   void* observer_ctx_ = nullptr;

@@ -12,8 +12,8 @@
 #include "models/dram/dram_channel.h"
 #include "models/l1/l1_cache.h"
 #include "models/llc/adaptive/adaptive_controller.h"
+#include "models/llc/last_level_cache.h"
 #include "models/llc/llc_mode_controller.h"
-#include "models/llc/llc_slice.h"
 #include "models/llc/slice_selector.h"
 #include "models/noc/interconnect.h"
 #include "models/sm/cta_dispatcher.h"
@@ -128,12 +128,12 @@ void GpuSystem::build() {
   llc.map_slices = cfg_.memory_map.num_slices;  // a non-power-of-two set index spreads the slice's own lines
   llc.map_chunk_lines = uint32_t(cfg_.memory_map.interleave_bytes / kLineBytes);
   for (unsigned s = 0; s < n_slices; ++s) {
-    llcs_.push_back(std::make_unique<LlcSlice>(("llc" + std::to_string(s)).c_str(), llc, s, env_));
+    llcs_.push_back(make_llc(llc, ("llc" + std::to_string(s)).c_str(), s, env_));
     noc_->down.bind(llcs_[s]->tsock);
     llcs_[s]->isock.bind(drams_[s / map_->slices_per_channel()]->tsock);
   }
 
-  std::vector<LlcSlice*> slice_ptrs;
+  std::vector<LastLevelCache*> slice_ptrs;
   for (auto& l : llcs_) slice_ptrs.push_back(l.get());
   LlcModeController::SystemHooks hooks;
   hooks.pause_sms = [this](bool on) {

@@ -20,7 +20,7 @@ class SmCore;
 class CtaDispatcher;
 class L1Cache;
 class Interconnect;
-class LlcSlice;
+class LastLevelCache;
 class SliceSelector;
 class LlcModeController;
 class AdaptiveLlcController;
@@ -125,7 +125,7 @@ class GpuSystem {
   std::vector<std::unique_ptr<SmCore>> sms_;
   std::vector<std::unique_ptr<L1Cache>> l1s_;
   std::unique_ptr<Interconnect> noc_;
-  std::vector<std::unique_ptr<LlcSlice>> llcs_;
+  std::vector<std::unique_ptr<LastLevelCache>> llcs_;
   std::vector<std::unique_ptr<DramChannel>> drams_;
   std::vector<std::unique_ptr<CtaDispatcher>> dispatchers_;
   sc_core::sc_time run_start_;

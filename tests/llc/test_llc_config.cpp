@@ -1,11 +1,16 @@
 // LlcParams from YAML (every key, defaults, range and cross-field errors) and the set-index adapter.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "models/common/address_map.h"
+#include "models/common/payload_pool.h"
+#include "models/llc/last_level_cache.h"
 #include "models/llc/llc_params.h"
 #include "models/llc/llc_set_hash.h"
+#include "models/llc/llc_slice.h"
+#include "tests/config_error_of.h"
 
 using gms::ConfigError;
 using gms::ConfigNode;
@@ -144,4 +149,37 @@ TEST(LlcSetHash, XorFoldIsABijectionThatUsesEverySetOfASlice) {
   EXPECT_EQ(fold_sets.size(), 64u);
   EXPECT_EQ(linear_sets.size(), 16u);  // why xor_fold is the default
   EXPECT_EQ(linear.key(0x12345680), 0x12345680u);
+}
+
+// The design registry (last_level_cache.h): "slice" is built in, another design can be registered and is
+// chosen by llc.design, an unknown name is a ConfigError naming the key. One SystemC elaboration per
+// process: this test builds modules.
+TEST(LlcDesigns, RegistryBuildsTheNamedDesignAndRefusesUnknownOnes) {
+  gms::StatGroup root("root");
+  gms::PayloadPool pool;
+  gms::BlockEnv env;
+  env.stats = &root;
+  env.pool = &pool;
+  gms::LlcParams p;
+  auto a = gms::make_llc(p, "llc_a", 3, env);
+  EXPECT_NE(dynamic_cast<gms::LlcSlice*>(a.get()), nullptr);
+  EXPECT_EQ(a->slice_id(), 3u);
+  EXPECT_EQ(a->params().sets(), p.sets());
+  EXPECT_TRUE(a->quiescent());
+  int built = 0;
+  gms::register_llc_design("counted_slice", [&built](const gms::LlcParams& q, sc_core::sc_module_name n,
+                                                     unsigned id, const gms::BlockEnv& e) {
+    ++built;
+    return std::unique_ptr<gms::LastLevelCache>(std::make_unique<gms::LlcSlice>(n, q, id, e));
+  });
+  p.design = "counted_slice";
+  auto b = gms::make_llc(p, "llc_b", 0, env);
+  EXPECT_EQ(built, 1);
+  const std::vector<std::string> designs = gms::llc_designs();
+  EXPECT_NE(std::find(designs.begin(), designs.end(), "slice"), designs.end());
+  p.design = "victim_cache";
+  EXPECT_EQ(config_error_of([&] {
+              gms::make_llc(p, "llc_c", 0, env);
+            }).rfind("llc.design: unknown LLC design 'victim_cache' (known: ", 0),
+            0u);
 }

@@ -1,12 +1,12 @@
 #include "models/llc/adaptive/adaptive_controller.h"
 
-#include "models/llc/llc_slice.h"
+#include "models/llc/last_level_cache.h"
 
 namespace gms {
 
 AdaptiveLlcController::AdaptiveLlcController(sc_core::sc_module_name name, const AdaptiveParams& p,
                                              double clock_mhz, LlcModeController& modes,
-                                             SliceSelector& selector, std::vector<LlcSlice*> slices,
+                                             SliceSelector& selector, std::vector<LastLevelCache*> slices,
                                              const BlockEnv& env, std::function<bool()> finished)
     : sc_core::sc_module(name),
       p_(p),
@@ -69,7 +69,7 @@ void AdaptiveLlcController::observe(void* self, uint64_t line, uint32_t set, uns
 
 uint64_t AdaptiveLlcController::slice_sum(const char* counter) const {
   uint64_t n = 0;
-  for (const LlcSlice* s : slices_) n += uint64_t(s->stats().value(counter));
+  for (const LastLevelCache* s : slices_) n += uint64_t(s->stats().value(counter));
   return n;
 }
 

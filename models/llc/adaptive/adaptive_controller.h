@@ -24,14 +24,15 @@
 
 namespace gms {
 
-class LlcSlice;
+class LastLevelCache;
 
 class AdaptiveLlcController : public sc_core::sc_module {
  public:
   // `p` must have its bandwidths resolved; the controller observes slices[p.sampled_slice].
   AdaptiveLlcController(sc_core::sc_module_name name, const AdaptiveParams& p, double clock_mhz,
-                        LlcModeController& modes, SliceSelector& selector, std::vector<LlcSlice*> slices,
-                        const BlockEnv& env, std::function<bool()> finished = nullptr);
+                        LlcModeController& modes, SliceSelector& selector,
+                        std::vector<LastLevelCache*> slices, const BlockEnv& env,
+                        std::function<bool()> finished = nullptr);
 
   // A request routed to `shared_slice` (the address map's slice) for SM `sm` (from the route function).
   void on_route(unsigned shared_slice, unsigned sm) {
@@ -57,7 +58,7 @@ class AdaptiveLlcController : public sc_core::sc_module {
   Clock clock_;
   LlcModeController& modes_;
   SliceSelector& selector_;
-  std::vector<LlcSlice*> slices_;
+  std::vector<LastLevelCache*> slices_;
   AuxTagDirectory atd_;
   LspEstimator lsp_;
   AdaptivePolicy policy_;
