@@ -332,6 +332,27 @@ TEST(LlcAdaptivePolicy, NoSamplesStaysShared) {
   EXPECT_EQ(AdaptivePolicy::evaluate(p, sample(0, 0, 10, 10, 1, 8)).to, LlcMode::Shared);
 }
 
+TEST(LlcAdaptivePolicy, AWarmUpDelaysEachWindowAfterItsEpochStarts) {
+  AdaptiveParams p = test_params();
+  p.warmup_cycles = 300;  // epoch 1000: warm-up 300, window 100
+  AdaptivePolicy pol(p, 0);
+  EXPECT_TRUE(pol.profiling());
+  EXPECT_EQ(pol.epoch_start(), 0u);
+  EXPECT_EQ(pol.window_start(), 300u);
+  EXPECT_EQ(pol.next_event_cycle(), 400u);
+  EXPECT_THROW(pol.end_profiling(399, stay_sample()), std::logic_error);
+  pol.end_profiling(400, rule2_sample(3));  // to private
+  EXPECT_EQ(pol.next_event_cycle(), 1000u);
+  pol.on_epoch_end(1000);  // Rule 3: a new epoch, its window after the warm-up again
+  EXPECT_EQ(pol.window_start(), 1300u);
+  EXPECT_EQ(pol.window_end(), 1400u);
+  pol.restart_window(1050);  // the P -> S switch drained at 1050: the warm-up counts from there
+  EXPECT_EQ(pol.window_start(), 1350u);
+  AdaptiveParams bad = test_params();
+  bad.warmup_cycles = 900;  // 900 + 100 >= 1000
+  EXPECT_THROW(bad.check(), gms::ConfigError);
+}
+
 TEST(LlcAdaptivePolicy, WindowsOpenAtEachEpochAndRule3ReturnsToShared) {
   AdaptivePolicy pol(test_params(), 0);
   EXPECT_EQ(pol.mode(), LlcMode::Shared);
@@ -483,6 +504,9 @@ TEST(LlcAdaptiveConfig, ErrorsNameFileLineAndKey) {
             "c.yaml:3: llc.adaptive.sampled_sets: expected an integer, got a string '8'");
   EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    enabled: true\n"),
             "c.yaml:3: llc.adaptive.enabled: unknown key");
+  EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    epoch_cycles: 100000\n    warmup_cycles: 60000\n"),
+            "c.yaml:4: llc.adaptive.warmup_cycles: warmup_cycles + profile_cycles (110000) must be below "
+            "epoch_cycles (100000)");
   EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    lsp_counter_bits: 33\n"),
             "c.yaml:3: llc.adaptive.lsp_counter_bits: value 33 out of range [1, 32]");
   EXPECT_EQ(adaptive_error("llc:\n  adaptive:\n    epoch_cycles: 1000\n    profile_cycles: 1000\n"),

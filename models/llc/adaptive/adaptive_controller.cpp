@@ -55,6 +55,7 @@ AdaptiveLlcController::AdaptiveLlcController(sc_core::sc_module_name name, const
 }
 
 void AdaptiveLlcController::start_of_simulation() {
+  begin_epoch();
   schedule();  // the first window's end (wake-ups are not taken during elaboration)
 }
 
@@ -75,10 +76,16 @@ uint64_t AdaptiveLlcController::slice_sum(const char* counter) const {
 
 void AdaptiveLlcController::schedule() {
   if (finished_ && finished_()) return;  // nothing left to profile: let the simulation end
-  const uint64_t at = policy_.next_event_cycle();
+  const uint64_t at = next_event();
   if (at == scheduled_) return;
   scheduled_ = at;
   wake_.notify_at_ps(clock_.edge_ps(at));
+}
+
+void AdaptiveLlcController::begin_epoch() {
+  // With a warm-up the counters open at the window's start (run()); without, now.
+  counting_ = p_.warmup_cycles == 0;
+  if (counting_) open_window();
 }
 
 void AdaptiveLlcController::open_window() {
@@ -88,10 +95,22 @@ void AdaptiveLlcController::open_window() {
   base_hits_ = slice_sum("hits");
 }
 
+uint64_t AdaptiveLlcController::next_event() const {
+  // During a window's warm-up the next event is the window's start (its counters open then).
+  if (policy_.profiling() && !counting_) return policy_.window_start();
+  return policy_.next_event_cycle();
+}
+
 void AdaptiveLlcController::run() {
   const uint64_t c = clock_.cycle();
   scheduled_ = UINT64_MAX;
-  if (c < policy_.next_event_cycle()) {  // the schedule moved later (a wake-up keeps only the earliest time)
+  if (c < next_event()) {  // the schedule moved later (a wake-up keeps only the earliest time)
+    schedule();
+    return;
+  }
+  if (policy_.profiling() && !counting_) {  // warm-up over: the window measures from here
+    open_window();
+    counting_ = true;
     schedule();
     return;
   }
@@ -111,7 +130,7 @@ void AdaptiveLlcController::run() {
 
 void AdaptiveLlcController::on_kernel_launch() {
   const uint64_t c = clock_.cycle();
-  if (c < policy_.window_start()) return;  // the launch at the very start: the first window is open already
+  if (c <= policy_.epoch_start()) return;  // the launch at the very start: the first epoch is open already
   act(policy_.on_kernel_launch(c));
   schedule();
 }
@@ -144,7 +163,7 @@ void AdaptiveLlcController::act(const AdaptiveDecision& d) {
     modes_.request(
         d.to, [this] { switched(); }, d.describe(p_.rule1_miss_rate_delta));
   } else if (d.window_opened) {
-    open_window();
+    begin_epoch();
   }
 }
 
@@ -159,7 +178,7 @@ void AdaptiveLlcController::switched() {
   // Back to shared: the slices were invalidated; the window measures the shared organisation from now.
   atd_.clear();
   if (policy_.profiling()) policy_.restart_window(c);
-  open_window();
+  begin_epoch();
   schedule();
 }
 

@@ -48,7 +48,9 @@ class AdaptiveLlcController : public sc_core::sc_module {
   static void observe(void* self, uint64_t line, uint32_t set, unsigned sm);
   void run();
   void act(const AdaptiveDecision& d);
-  void open_window();
+  void open_window();  // resets the ATD and LSP counters and snapshots the slices' statistics
+  void begin_epoch();  // a new epoch's window: open now, or after llc.adaptive.warmup_cycles
+  uint64_t next_event() const;
   void switched();
   void account_mode(uint64_t c);
   uint64_t slice_sum(const char* counter) const;
@@ -64,6 +66,7 @@ class AdaptiveLlcController : public sc_core::sc_module {
   AdaptivePolicy policy_;
   Wakeup wake_;
   uint64_t scheduled_ = UINT64_MAX;
+  bool counting_ = true;  // the current window's counters are open (false during its warm-up)
   uint64_t base_accesses_ = 0, base_hits_ = 0;  // slice totals when the window opened
   // Real private miss rate: slice accesses and hits while private.
   uint64_t private_since_acc_ = 0, private_since_hits_ = 0;

@@ -16,6 +16,11 @@ std::string problem(const AdaptiveParams& p, std::string& key) {
     return "profile_cycles (" + std::to_string(p.profile_cycles) + ") must be below epoch_cycles (" +
            std::to_string(p.epoch_cycles) + ")";
   }
+  if (p.warmup_cycles + p.profile_cycles >= p.epoch_cycles) {
+    key = "warmup_cycles";
+    return "warmup_cycles + profile_cycles (" + std::to_string(p.warmup_cycles + p.profile_cycles) +
+           ") must be below epoch_cycles (" + std::to_string(p.epoch_cycles) + ")";
+  }
   return "";
 }
 
@@ -25,6 +30,7 @@ AdaptiveParams AdaptiveParams::from(const ConfigNode& n, const LlcParams* llc) {
   AdaptiveParams p;
   p.epoch_cycles = n.get_uint("epoch_cycles", p.epoch_cycles, 2, uint64_t(1) << 40);
   p.profile_cycles = n.get_uint("profile_cycles", p.profile_cycles, 1, uint64_t(1) << 40);
+  p.warmup_cycles = n.get_uint("warmup_cycles", p.warmup_cycles, 0, uint64_t(1) << 40);
   p.rule1_miss_rate_delta = n.get_double("rule1_miss_rate_delta", p.rule1_miss_rate_delta, 0.0, 1.0);
   p.sampled_sets = uint32_t(n.get_uint("sampled_sets", p.sampled_sets, 1, 1u << 20));
   p.sampled_slice = uint32_t(n.get_uint("sampled_slice", p.sampled_slice, 0, 1023));

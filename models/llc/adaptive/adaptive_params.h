@@ -12,8 +12,12 @@ namespace gms {
 struct LlcParams;
 
 struct AdaptiveParams {
-  uint64_t epoch_cycles = 1000000;      // Rule 3: back to shared, and a new profiling window, every epoch
-  uint64_t profile_cycles = 50000;      // length of a profiling window (under shared mode)
+  uint64_t epoch_cycles = 1000000;  // Rule 3: back to shared, and a new profiling window, every epoch
+  uint64_t profile_cycles = 50000;  // length of a profiling window (under shared mode)
+  // Cycles between an epoch's start (a kernel launch, an epoch boundary, the end of a P -> S switch, which
+  // invalidated the LLC) and its profiling window, so the window does not measure a cold LLC; 0 = the
+  // paper (the window opens with the epoch).
+  uint64_t warmup_cycles = 0;
   double rule1_miss_rate_delta = 0.02;  // Rule 1: predicted private miss rate <= shared + delta
   uint32_t sampled_sets = 8;            // ATD sets (dynamic set sampling of one slice)
   uint32_t sampled_slice = 0;           // the slice the ATD shadows

@@ -76,8 +76,9 @@ class AdaptivePolicy {
   LlcMode mode() const { return mode_; }
   Phase phase() const { return phase_; }
   bool profiling() const { return phase_ == Phase::Profiling; }
-  uint64_t window_start() const { return window_start_; }
-  uint64_t window_end() const { return window_start_ + p_.profile_cycles; }
+  // The window follows its epoch's start by warmup_cycles (0: the paper's timing).
+  uint64_t window_start() const { return window_start_ + p_.warmup_cycles; }
+  uint64_t window_end() const { return window_start() + p_.profile_cycles; }
   uint64_t epoch_start() const { return epoch_start_; }
   uint64_t epoch_end() const { return epoch_start_ + p_.epoch_cycles; }
   // The cycle at which the caller must call end_profiling (while profiling) or on_epoch_end (otherwise).
