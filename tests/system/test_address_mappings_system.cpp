@@ -6,20 +6,19 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "models/common/config.h"
-#include "tb/checker/golden_memory.h"
 #include "tb/system/gpu_system.h"
-#include "tb/system/multi_program.h"
-#include "tb/workloads/workload_loader.h"
 #include "tests/cli/cli_runner.h"
 #include "tests/config_error_of.h"
+#include "tests/system/system_case.h"
 
 namespace {
+
+using gms::test::load_config;
 
 struct Case {
   std::string config, mapping, workload;
@@ -41,41 +40,6 @@ std::vector<Case> cases() {
   return v;
 }
 
-gms::SystemConfig load_config(const std::string& name, const std::vector<std::string>& sets) {
-  auto doc = gms::ConfigNode::load_file(std::string(GMS_SOURCE_DIR) + "/configs/" + name + ".yaml");
-  for (const auto& s : sets) doc.apply_override(s);
-  return gms::SystemConfig::from(doc);
-}
-
-gms::RunOptions quiet() {
-  gms::RunOptions o;
-  o.progress = false;
-  return o;
-}
-
-struct Ran {
-  std::unique_ptr<gms::Workload> single;
-  gms::LoadedPrograms progs;
-  std::unique_ptr<gms::GpuSystem> sys;
-  gms::RunResult result;
-};
-
-std::unique_ptr<Ran> run(const gms::SystemConfig& cfg, const std::string& workload) {
-  auto r = std::make_unique<Ran>();
-  const std::string path = std::string(GMS_SOURCE_DIR) + "/configs/workloads/" + workload + ".yaml";
-  if (gms::is_multi_program_file(path)) {
-    r->progs = gms::load_multi_program(path, cfg.sm.count);
-    r->sys = std::make_unique<gms::GpuSystem>(cfg, r->progs.specs, quiet());
-    for (size_t i = 0; i < r->progs.workloads.size(); ++i)
-      r->progs.workloads[i]->attach(r->sys->program_stats(i));
-  } else {
-    r->single = gms::load_workload_file(path);
-    r->sys = std::make_unique<gms::GpuSystem>(cfg, *r->single, quiet());
-  }
-  r->result = r->sys->run();
-  return r;
-}
-
 std::string case_name(const ::testing::TestParamInfo<Case>& i) {
   return i.param.config + "_" + i.param.mapping + "_" + i.param.workload;
 }
@@ -84,17 +48,12 @@ class AddressMappingSystem : public ::testing::TestWithParam<Case> {};
 
 TEST_P(AddressMappingSystem, RunsWithZeroMismatches) {
   const Case& c = GetParam();
+  // The shared harness checks the data contract (0 mismatches, every request answered, NoC accounting).
+  auto sys = gms::test::run_checked(
+      gms::test::make_case(c.config, c.mapping, c.workload, {"memory_map.mapping=" + c.mapping}));
+  ASSERT_TRUE(sys);
+  const gms::StatGroup& s = sys->stats();
   const gms::SystemConfig cfg = load_config(c.config, {"memory_map.mapping=" + c.mapping});
-  auto r = run(cfg, c.workload);
-  ASSERT_TRUE(r->result.finished) << r->result.error;
-  for (size_t p = 0; p < r->sys->programs(); ++p) {
-    ASSERT_NE(r->sys->checker(p), nullptr);
-    EXPECT_GT(r->sys->checker(p)->loads_checked(), 0u) << "program " << p;
-  }
-  EXPECT_EQ(r->sys->mismatches(), 0u);
-  std::string report;
-  EXPECT_TRUE(r->sys->all_requests_answered(&report)) << report;
-  const gms::StatGroup& s = r->sys->stats();
   for (unsigned ch = 0; ch < cfg.dram.channels; ++ch) {
     const std::string d = "dram" + std::to_string(ch) + ".";
     EXPECT_EQ(s.value(d + "bank_requests"), s.value(d + "reads") + s.value(d + "writes")) << d;
