@@ -89,10 +89,17 @@ bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& w
   const bool hit = way >= 0;
   // Write-through sends the line's written bytes to DRAM now: one more miss-queue slot, and not while an
   // earlier write of the line is unacknowledged (DRAM may reorder two writes to one line).
-  const unsigned through = write_through_ ? 1 : 0;
+  unsigned through = write_through_ ? 1 : 0;
+  // A write-through of this line still waiting in the miss queue takes the new bytes too (write
+  // combining: no second DRAM write, no wait); one already sent must be acknowledged first.
+  WritebackInFlight* merge = nullptr;
   if (through && !wb_in_flight_.empty() && writeback_in_flight(a.line)) {
-    why = LlcStall::WritebackPending;
-    return false;
+    merge = hit ? unsent_writeback(a.line) : nullptr;
+    if (!merge) {
+      why = LlcStall::WritebackPending;
+      return false;
+    }
+    through = 0;
   }
   if (hit && out_.size() + through > p_.miss_queue) {
     why = LlcStall::MissQueueFull;
@@ -126,6 +133,14 @@ bool LlcSlice::try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& w
   s.dirty |= a.bytes;
   sync_sectors(set, uint32_t(way));
   if (through) queue_writeback(set, uint32_t(way));  // the bytes written so far, the line stays clean
+  if (merge) {
+    st_.writeback_bytes += count_bytes(a.bytes & ~merge->bytes);
+    merge->bytes |= a.bytes;
+    make_writeback(*merge->t, a.line, tags_.data(set, uint32_t(way)), merge->bytes);
+    ++st_.write_combined;
+    s.dirty = 0;
+    sync_sectors(set, uint32_t(way));
+  }
   if (MemReq* r = find_req(t)) r->llc_hit = hit;
   t.set_response_status(tlm::TLM_OK_RESPONSE);
   respond_after_latency(t, c);
@@ -249,6 +264,12 @@ void LlcSlice::queue_fetch(uint64_t line, uint8_t sectors, Payload& origin) {
   st_.dram_read_bytes += uint64_t(popcount8(sectors)) * kChunkBytes;
 }
 
+LlcSlice::WritebackInFlight* LlcSlice::unsent_writeback(uint64_t line) {
+  for (WritebackInFlight& w : wb_in_flight_)
+    if (w.line == line && !w.sent) return &w;
+  return nullptr;
+}
+
 void LlcSlice::queue_writeback(uint32_t set, uint32_t way) {
   LlcLineState& s = state(set, way);
   const uint64_t line = keys_.line(tags_.entry(set, way).line);
@@ -256,7 +277,7 @@ void LlcSlice::queue_writeback(uint32_t set, uint32_t way) {
   make_writeback(d, line, tags_.data(set, way), s.dirty);
   req_of(d).issue_ps = Clock::now_ps();
   out_.push(&d);
-  wb_in_flight_.push_back({line, &d});
+  wb_in_flight_.push_back({line, &d, s.dirty, false});
   changed();
   ++st_.writebacks;
   st_.writeback_bytes += count_bytes(s.dirty);

@@ -206,7 +206,10 @@ void LlcSlice::dram_stage() {
   if (out_.empty() || !down_.can_send()) return;
   freed_ = true;
   freed(LlcStall::MissQueueFull);
-  down_.send(*out_.pop());
+  Payload* t = out_.pop();
+  for (WritebackInFlight& w : wb_in_flight_)  // a sent write-back takes no more merged bytes
+    if (w.t == t) w.sent = true;
+  down_.send(*t);
 }
 
 void LlcSlice::schedule_next(uint64_t c) {

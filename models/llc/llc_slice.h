@@ -96,6 +96,8 @@ class LlcSlice : public LastLevelCache {
   struct WritebackInFlight {
     uint64_t line;
     Payload* t;
+    ByteMask bytes = 0;  // the bytes it writes
+    bool sent = false;   // left the miss queue for the DRAM channel
   };
 
   // Sockets and ports (llc_slice.cpp).
@@ -125,6 +127,8 @@ class LlcSlice : public LastLevelCache {
   void queue_fetch(uint64_t line, uint8_t sectors, Payload& origin);
   void queue_writeback(uint32_t set, uint32_t way);
   bool writeback_in_flight(uint64_t line) const;
+  // A write-back of `line` still waiting in the miss queue (a write-through may merge into it), or null.
+  WritebackInFlight* unsent_writeback(uint64_t line);
   bool miss_queue_blocks_allocation(uint32_t set) const;
   void respond_after_latency(Payload& t, uint64_t c);
 

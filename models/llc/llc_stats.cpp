@@ -38,6 +38,8 @@ LlcStats::LlcStats(StatGroup& g)
           g.counter("mshr_merges", "read misses merged into a line's MSHR entry in flight", "accesses")),
       writebacks(g.counter("writebacks", "dirty lines written to DRAM", "writes")),
       writeback_bytes(g.counter("writeback_bytes", "dirty bytes written to DRAM", "bytes")),
+      write_combined(g.counter("write_combined",
+                               "write-through writes merged into a queued DRAM write of the same line", "writes")),
       dram_reads(g.counter("dram_reads", "DRAM read requests (one per fetch of a line's missing sectors)",
                            "requests")),
       dram_read_bytes(

@@ -22,7 +22,7 @@ struct LlcStats {
   explicit LlcStats(StatGroup& g);
 
   Counter &requests, &responses, &accesses, &reads, &writes, &hits, &read_hits, &misses, &line_misses,
-      &sector_misses, &mshr_merges, &writebacks, &writeback_bytes, &dram_reads, &dram_read_bytes, &fills,
+      &sector_misses, &mshr_merges, &writebacks, &writeback_bytes, &write_combined, &dram_reads, &dram_read_bytes, &fills,
       &evictions, &input_holds, &bad_requests, &sectors, &sector_hits, &read_sectors, &read_sector_hits;
   std::array<Counter*, kLlcStallCauses> reservation_fails;
 

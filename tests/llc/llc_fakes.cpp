@@ -90,13 +90,30 @@ bool FakeUpstream::on_response(Payload& t) {
   return true;
 }
 
+void FakeDram::take(Payload& t) {
+  serve(t, true);
+  pending_.push_back({sc_time_stamp() + latency_, &t});
+  ev_.notify(latency_);
+}
+
+void FakeDram::accept_held() {
+  if (!held_) return;
+  Payload* t = held_;
+  held_ = nullptr;
+  take(*t);
+  port_.accept(*t);
+}
+
 FakeDram::FakeDram(sc_module_name n, sc_time latency) : sc_module(n), tsock("tsock"), latency_(latency) {
   port_ = gms::AtTargetPort(
       [this](Payload& t, tlm::tlm_phase& ph, sc_time& d) { return tsock->nb_transport_bw(t, ph, d); },
       [this](Payload& t, const sc_time&) {
-        serve(t, true);
-        pending_.push_back({sc_time_stamp() + latency_, &t});
-        ev_.notify(latency_);
+        if (sc_time_stamp() < accept_from) {
+          held_ = &t;
+          held_ev_.notify(accept_from - sc_time_stamp());
+          return false;
+        }
+        take(t);
         return true;
       },
       [this] { ev_.notify(SC_ZERO_TIME); });
@@ -106,6 +123,9 @@ FakeDram::FakeDram(sc_module_name n, sc_time latency) : sc_module(n), tsock("tso
   SC_HAS_PROCESS(FakeDram);
   SC_METHOD(respond);
   sensitive << ev_;
+  dont_initialize();
+  SC_METHOD(accept_held);
+  sensitive << held_ev_;
   dont_initialize();
 }
 

@@ -92,6 +92,9 @@ class FakeDram : public sc_core::sc_module {
   // Timed writes take effect when acknowledged, not when accepted: a DRAM that lets a later read of the
   // line overtake an earlier write (as a reordering scheduler may).
   bool late_writes = false;
+  // Requests arriving before this time are accepted (END_REQ) only then: a busy channel that backs up the
+  // LLC's miss queue.
+  sc_core::sc_time accept_from = sc_core::SC_ZERO_TIME;
 
   FakeDram(sc_core::sc_module_name n, sc_core::sc_time latency);
   uint8_t byte(uint64_t addr) const;
@@ -99,6 +102,8 @@ class FakeDram : public sc_core::sc_module {
 
  private:
   void respond();
+  void accept_held();
+  void take(Payload& t);
   void serve(Payload& t, bool timed, bool apply_writes = true);
   void apply_write(Payload& t);
   tlm::tlm_sync_enum nb_transport_fw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d);
@@ -108,6 +113,8 @@ class FakeDram : public sc_core::sc_module {
   gms::AtTargetPort port_;
   std::deque<std::pair<sc_core::sc_time, Payload*>> pending_;
   sc_core::sc_event ev_;
+  Payload* held_ = nullptr;  // a request whose END_REQ waits for accept_from
+  sc_core::sc_event held_ev_;
 };
 
 // Small defaults for the tests: 8 sets x 2 ways, linear index (line k*1024 + s*128 is in set s).

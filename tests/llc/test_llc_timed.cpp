@@ -367,3 +367,30 @@ TEST(LlcTimed, FortyEightSetsStoreEvictAndLoadBackThroughDram) {
   EXPECT_EQ(b.pool.in_use(), 0u);
   EXPECT_TRUE(b.llc->quiescent());
 }
+
+// Write-through (a private LLC): a write goes to DRAM at once and leaves the line clean; a second write
+// of the line while the first DRAM write still waits in the miss queue merges into it (one DRAM write
+// with both writes' bytes), and DRAM ends up with every byte.
+TEST(LlcTimed, WriteThroughCombinesWritesWaitingInTheMissQueue) {
+  Bench b(small_params());
+  b.llc->set_write_through(true);
+  b.dram->accept_from = sc_core::sc_time(double(at_cycle(20)), sc_core::SC_PS);  // the channel is busy
+  b.up->script = {read(0, kB, 0x1),                             // B's fetch: the miss queue's head, held
+                  write(at_cycle(1), kA, bytes(0, 4), 0x10),    // queued behind it
+                  write(at_cycle(2), kA, bytes(8, 12), 0x40)};  // merges into A's queued write
+  sc_core::sc_start();
+  ASSERT_EQ(b.dram->log.size(), 2u);  // fetch B, one write of A
+  const auto& w = b.dram->log[1];
+  EXPECT_EQ(w.cmd, tlm::TLM_WRITE_COMMAND);
+  EXPECT_EQ(w.addr, kA);
+  EXPECT_TRUE(w.enables == (bytes(0, 4) | bytes(8, 12)));
+  for (unsigned i = 0; i < 4; ++i) EXPECT_EQ(b.dram->byte(kA + i), uint8_t(0x10 + i));
+  for (unsigned i = 8; i < 12; ++i) EXPECT_EQ(b.dram->byte(kA + i), uint8_t(0x40 + i));
+  EXPECT_EQ(b.stat("write_combined"), 1);
+  EXPECT_EQ(b.stat("writebacks"), 1);
+  EXPECT_EQ(b.stat("writeback_bytes"), 8);
+  ByteMask dirty = 1;
+  ASSERT_TRUE(b.llc->line_state(kA, nullptr, &dirty));
+  EXPECT_EQ(dirty, 0u) << "write-through leaves the line clean";
+  EXPECT_EQ(b.pool.in_use(), 0u);
+}
