@@ -31,6 +31,22 @@ class SliceSelector {
   void set_mode(unsigned first, unsigned last, LlcMode m);
   LlcMode mode(unsigned sm) const { return private_.at(sm) ? LlcMode::Private : LlcMode::Shared; }
   unsigned cluster_of(unsigned sm) const { return cluster_.at(sm); }
+  // Some SM uses a private LLC: a line may have copies in several slices of its channel.
+  bool any_private() const {
+    for (uint8_t p : private_)
+      if (p) return true;
+    return false;
+  }
+  // The slices that may hold a copy of `addr`: its home slice, or, with any SM private, every slice of
+  // its channel.
+  void holders(uint64_t addr, std::vector<unsigned>& out) const {
+    const unsigned home = map_.slice_of(addr);
+    if (!any_private()) {
+      out.push_back(home);
+      return;
+    }
+    for (unsigned k = 0; k < spc_; ++k) out.push_back((home / spc_) * spc_ + k);
+  }
   unsigned clusters() const { return spc_; }
   unsigned sms() const { return unsigned(private_.size()); }
 

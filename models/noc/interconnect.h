@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "models/common/block_env.h"
 #include "models/noc/mc_router_control.h"
@@ -29,6 +30,11 @@ class Interconnect : public sc_core::sc_module {
   Interconnect(sc_core::sc_module_name name, RouteFn route);
   ~Interconnect() override = default;
 
+  // The slices a debug write of the line at `addr` from up port `up_port` must reach (every slice that may
+  // hold a copy: a private LLC keeps one per cluster); unset = the routed slice only.
+  using DebugTargetsFn = std::function<void(uint64_t addr, unsigned up_port, std::vector<unsigned>& out)>;
+  void set_debug_targets(DebugTargetsFn fn) { debug_targets_ = std::move(fn); }
+
   // The MC-routers' gating control (noc.type hxbar, after elaboration); nullptr for other topologies.
   virtual McRouterControl* mc_router_control() { return nullptr; }
 
@@ -43,7 +49,9 @@ class Interconnect : public sc_core::sc_module {
                                                   sc_core::sc_time& d) = 0;
   // Functional access: forwards to down[route(t, port)]; a topology adds its uncontended latency to d.
   virtual void up_b_transport(int port, Payload& t, sc_core::sc_time& d);
-  // Backdoor access: forwards to down[route(t, port)], no timing, no state change.
+  // Backdoor access, no timing, no state change: split line by line (128 B), each piece to its own slice
+  // (reads: the routed slice, which a private LLC may differ by port; writes: every debug target), so an
+  // access spanning slices sees every slice's copy.
   virtual unsigned up_transport_dbg(int port, Payload& t);
 
   // route_(t, up_port), checked against the number of bound targets.
@@ -64,6 +72,8 @@ class Interconnect : public sc_core::sc_module {
   void invalidate_cb(int port, sc_dt::uint64 start, sc_dt::uint64 end);
 
   RouteFn route_;
+  DebugTargetsFn debug_targets_;
+  std::vector<unsigned> dbg_targets_;  // scratch
 };
 
 // The topology NocParams::type names (full, crossbar, concentrated, hxbar); ConfigError for an unknown

@@ -116,6 +116,9 @@ void GpuSystem::build() {
         return sel->slice_for(t.get_address(), sm);
       },
       env_, map->slices_per_channel());
+  // A debug write reaches every slice that may hold the line (a private LLC keeps a copy per cluster).
+  noc_->set_debug_targets(
+      [sel](uint64_t addr, unsigned, std::vector<unsigned>& out) { sel->holders(addr, out); });
   for (auto& l1 : l1s_) l1->isock.bind(noc_->up);
   for (unsigned c = 0; c < n_ch; ++c)
     drams_.push_back(std::make_unique<DramChannel>(("dram" + std::to_string(c)).c_str(), cfg_.dram, c, *map_,

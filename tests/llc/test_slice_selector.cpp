@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "models/common/address_map.h"
 #include "models/llc/slice_selector.h"
@@ -63,4 +64,18 @@ TEST(SliceSelector, ModesSwitchAtRunTimeAndPerProgram) {
   sel.set_mode(gms::LlcMode::Shared);
   EXPECT_EQ(sel.slice_for(0, 8), 0u);
   EXPECT_THROW(sel.set_mode(10, 17, gms::LlcMode::Private), std::out_of_range);
+}
+
+TEST(SliceSelector, HoldersAreTheHomeSliceOrEverySliceOfTheChannel) {
+  const gms::AddressMap map = fermi_like();
+  gms::SliceSelector sel(map, 15);
+  std::vector<unsigned> h;
+  sel.holders(2560, h);  // chunk 10: slice 10 of channel 5
+  EXPECT_EQ(h, (std::vector<unsigned>{10}));
+  EXPECT_FALSE(sel.any_private());
+  sel.set_mode(0, 8, gms::LlcMode::Private);  // one program private: copies may sit in either slice
+  EXPECT_TRUE(sel.any_private());
+  h.clear();
+  sel.holders(2560, h);
+  EXPECT_EQ(h, (std::vector<unsigned>{10, 11}));
 }

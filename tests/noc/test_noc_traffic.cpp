@@ -188,3 +188,57 @@ TEST(NocTraffic, SaturatedThroughputRespectsOneFlitPerPortPerCycle) {
       replies, wall, replies / wall, cycles, b.stat("resp.utilization"));
   RecordProperty("requests_per_second", std::to_string(int64_t(replies / wall)));
 }
+
+namespace {
+// A debug read of three lines (one per target) and a debug write of one line from a thread.
+struct DebugCaller : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<DebugCaller> isock{"isock"};
+  std::vector<uint8_t> buf = std::vector<uint8_t>(3 * 128 - 8), read;
+  unsigned read_bytes = 0, write_bytes = 0;
+  SC_HAS_PROCESS(DebugCaller);
+  explicit DebugCaller(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(run); }
+  void run() {
+    tlm::tlm_generic_payload t;
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_address(8);  // from byte 8 of line 0 to the end of line 2
+    t.set_data_ptr(buf.data());
+    t.set_data_length(unsigned(buf.size()));
+    t.set_streaming_width(unsigned(buf.size()));
+    read_bytes = isock->transport_dbg(t);
+    read = buf;  // (FakeTarget answers writes by filling the buffer too)
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    t.set_address(128 * 1);
+    t.set_data_length(128);
+    t.set_streaming_width(128);
+    write_bytes = isock->transport_dbg(t);
+  }
+};
+}  // namespace
+
+// A debug access spanning lines of several slices reaches each line's own slice (a multi-line read went
+// to the first line's slice only, so lines held dirty in another slice read back stale), and a debug write
+// reaches every slice the system names as a holder of the line (a private LLC keeps a copy per cluster).
+TEST(NocTraffic, DebugAccessesAreSplitByLineAndWritesReachEveryHolder) {
+  NocBench b(gms::test::ns_params(), 0, 3);
+  b.noc->set_debug_targets([](uint64_t addr, unsigned, std::vector<unsigned>& out) {
+    out.push_back(unsigned(addr / 128) % 3);
+    out.push_back((unsigned(addr / 128) + 1) % 3);  // and a second copy in the next slice
+  });
+  DebugCaller caller("caller");
+  caller.isock.bind(b.noc->up);
+  sc_core::sc_start();
+  EXPECT_EQ(caller.read_bytes, 3u * 128 - 8);
+  // FakeTarget j fills byte i of what it is asked with 16 j + i: line 0 from byte 8 (120 bytes), then
+  // lines 1 and 2 whole.
+  ASSERT_EQ(caller.read.size(), caller.buf.size());
+  EXPECT_EQ(caller.read[0], 0);
+  EXPECT_EQ(caller.read[119], 119);
+  EXPECT_EQ(caller.read[120], 16);
+  EXPECT_EQ(caller.read[120 + 127], uint8_t(16 + 127));
+  EXPECT_EQ(caller.read[248], 32);
+  EXPECT_EQ(caller.write_bytes, 128u);
+  // Reads: one call per target; the write of line 1 went to targets 1 and 2.
+  EXPECT_EQ(b.tgt[0]->debug_calls(), 1u);
+  EXPECT_EQ(b.tgt[1]->debug_calls(), 2u);
+  EXPECT_EQ(b.tgt[2]->debug_calls(), 2u);
+}
