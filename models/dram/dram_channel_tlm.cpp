@@ -113,10 +113,24 @@ unsigned DramChannel::transport_dbg(int, tlm::tlm_generic_payload& t) {
 }
 
 bool DramChannel::get_direct_mem_ptr(int, tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi) {
-  const uint64_t base = BackingStore::page_base(t.get_address());
-  dmi.set_dmi_ptr(store_.page(base));
-  dmi.set_start_address(base);
-  dmi.set_end_address(base + BackingStore::kPageBytes - 1);
+  // Only over bytes this channel serves: the run of this channel's interleaving chunks around the address
+  // inside its backing-store page (the whole page with one channel; one 256 B chunk with several), as
+  // b_transport answers other channels' chunks with ADDRESS_ERROR.
+  const uint64_t addr = t.get_address(), base = BackingStore::page_base(addr);
+  const uint64_t chunk = std::min<uint64_t>(map_.params().interleave_bytes, BackingStore::kPageBytes);
+  const uint64_t own = addr & ~(chunk - 1);
+  if (map_.channel_of(addr) != id_) {
+    dmi.allow_none();
+    dmi.set_start_address(own);
+    dmi.set_end_address(own + chunk - 1);
+    return false;
+  }
+  uint64_t lo = own, hi = own + chunk;
+  while (lo > base && map_.channel_of(lo - chunk) == id_) lo -= chunk;
+  while (hi < base + BackingStore::kPageBytes && map_.channel_of(hi) == id_) hi += chunk;
+  dmi.set_dmi_ptr(store_.page(base) + (lo - base));
+  dmi.set_start_address(lo);
+  dmi.set_end_address(hi - 1);
   dmi.allow_read_write();
   dmi.set_read_latency(functional_latency());
   dmi.set_write_latency(functional_latency());

@@ -220,3 +220,39 @@ TEST(DramData, RandomMixMatchesProgramOrderGoldenMemory) {
   EXPECT_GT(rig.stat("row_conflicts"), 0);
   EXPECT_GT(rig.stat("row_hits"), 0);
 }
+
+// DMI only over what the channel serves: with two channels interleaved by 256 B, channel 0 grants its own
+// chunk of the page and refuses the other channel's (whose b_transport is an ADDRESS_ERROR here).
+TEST(DramData, DmiCoversOnlyTheChunksTheChannelServes) {
+  gms::AddressMapParams a;
+  a.num_slices = 2;
+  a.num_channels = 2;
+  a.interleave_bytes = 256;
+  const gms::AddressMap map(a);
+  gms::BackingStore store;
+  gms::StatGroup root("root");
+  gms::PayloadPool pool;
+  gms::BlockEnv env;
+  env.stats = &root;
+  env.pool = &pool;
+  gms::DramChannel dram("dram", gms::DramParams{}, 0, map, store, env);
+  gms_test::FakeInitiator ini("ini", pool, std::vector<gms_test::Scripted>{});
+  ini.isock.bind(dram.tsock);
+  sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  tlm::tlm_generic_payload q;
+  tlm::tlm_dmi dmi;
+  q.set_address(0x4210);  // chunk 0x4200: 0x42 is even, channel 0
+  ASSERT_TRUE(ini.isock->get_direct_mem_ptr(q, dmi));
+  EXPECT_EQ(dmi.get_start_address(), 0x4200u);
+  EXPECT_EQ(dmi.get_end_address(), 0x42ffu);
+  dmi.get_dmi_ptr()[0x10] = 0x77;  // the pointer is the start address's byte
+  uint8_t b = 0;
+  store.read(0x4210, &b, 1);
+  EXPECT_EQ(b, 0x77);
+  q.set_address(0x4310);  // channel 1's chunk
+  tlm::tlm_dmi refused;
+  EXPECT_FALSE(ini.isock->get_direct_mem_ptr(q, refused));
+  EXPECT_FALSE(refused.is_read_allowed());
+  EXPECT_EQ(refused.get_start_address(), 0x4300u);
+  EXPECT_EQ(refused.get_end_address(), 0x43ffu);
+}
