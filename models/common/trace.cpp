@@ -43,6 +43,15 @@ TraceSelector::TraceSelector(const std::string& vcd_path, const std::vector<std:
     : vcd_(std::make_unique<VcdWriter>(vcd_path, sc_core::sc_get_time_resolution().to_string())),
       globs_(globs) {}
 
+void TraceSelector::set_window_ps(uint64_t from_ps, uint64_t to_ps) {
+  // VCD times are kernel ticks (the timescale is the time resolution).
+  const uint64_t tick = sc_core::sc_time(1, sc_core::SC_PS).value();
+  const auto ticks = [tick](uint64_t ps) {
+    return ps > UINT64_MAX / (tick ? tick : 1) ? UINT64_MAX : ps * tick;
+  };
+  if (vcd_) vcd_->set_window(ticks(from_ps), ticks(to_ps));
+}
+
 TraceSelector::~TraceSelector() {
   try {
     close();

@@ -20,6 +20,8 @@ class TraceSelector {
   TraceSelector() = default;  // nothing traced
   // Writes exactly `vcd_path` (no extension added); ConfigError naming it if it cannot be opened.
   TraceSelector(const std::string& vcd_path, const std::vector<std::string>& globs);
+  // Only the simulated-time window [from_ps, to_ps] is written (VcdWriter::set_window).
+  void set_window_ps(uint64_t from_ps, uint64_t to_ps);
   ~TraceSelector();  // closes the VCD if close() was not called (without a report)
   TraceSelector(const TraceSelector&) = delete;
   TraceSelector& operator=(const TraceSelector&) = delete;

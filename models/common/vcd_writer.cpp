@@ -28,6 +28,13 @@ constexpr size_t kFlushBytes = size_t(1) << 16;
 VcdWriter::VcdWriter(const std::string& path, std::string timescale)
     : out_(path), timescale_(std::move(timescale)) {}
 
+void VcdWriter::set_window(uint64_t from, uint64_t to) {
+  if (started_) throw std::logic_error("VCD " + path() + ": window set after the first change");
+  if (from > to) throw std::logic_error("VCD " + path() + ": window ends before it starts");
+  from_ = from;
+  to_ = to;
+}
+
 uint32_t VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width) {
   if (started_)
     throw std::logic_error("VCD " + path() + ": " + scope + "." + name + " declared after the first change");
@@ -104,12 +111,21 @@ void VcdWriter::advance(uint64_t time) {
   }
   if (time > now_) {  // else the resets fell in the instant `time` itself, which stays open for sets
     write_instant();
+    if (now_ < from_ && time > from_) {  // entering the window: the values as they stand, at `from`
+      now_ = from_;
+      write_instant();
+    }
     now_ = time;
   }
   if (buf_.size() >= kFlushBytes) flush_buffer();
 }
 
 void VcdWriter::write_instant() {
+  if (now_ < from_) {  // before the window: the changes stay in the values, nothing is written
+    for (uint32_t id : dirty_) vars_[id].dirty = false;
+    dirty_.clear();
+    return;
+  }
   if (!header_written_) {
     write_header();
     buf_ += "#" + std::to_string(now_) + "\n$dumpvars\n";
@@ -151,9 +167,18 @@ void VcdWriter::close(uint64_t end_time) {
     started_ = true;
     now_ = 0;
   }
-  const uint64_t end = std::max(end_time, now_);
-  advance(end);     // ends the pulses due by then and writes the instants before `end`
-  write_instant();  // and the pending one (after the header and $dumpvars if it is the first)
+  const uint64_t end = std::max(std::min(end_time, to_), now_);
+  if (now_ < from_ && end >= from_) {  // the window began with no change: dump the values at `from`
+    advance(from_);
+  }
+  advance(end);            // ends the pulses due by then and writes the instants before `end`
+  write_instant();         // and the pending one (after the header and $dumpvars if it is the first)
+  if (!header_written_) {  // the run ended before the window opened: the header and the final values
+    const uint64_t from = from_;
+    from_ = 0;
+    write_instant();
+    from_ = from;
+  }
   if (end > last_stamp_) buf_ += "#" + std::to_string(end) + "\n";
   closed_ = true;
   flush_buffer();

@@ -22,11 +22,16 @@ class VcdWriter {
   VcdWriter(const VcdWriter&) = delete;
   VcdWriter& operator=(const VcdWriter&) = delete;
 
+  // Keeps only the window [from, to] (times as given to set()): changes before `from` fold silently into
+  // the values dumped at `from` ($dumpvars), changes after `to` are dropped, and close() ends the file at
+  // `to` at the latest. Only before the first set().
+  void set_window(uint64_t from, uint64_t to);
+
   // Declares scope.name of `width` bits (1: a scalar 0/1, otherwise a b... vector); returns its id. Only
   // before the first set().
   uint32_t declare(const std::string& scope, const std::string& name, unsigned width);
   void set(uint32_t id, uint64_t value, uint64_t time) {
-    if (closed_) return;
+    if (closed_ || time > to_) return;
     if (time != now_ || !started_) advance(time);
     Var& v = vars_[id];
     v.value = value;
@@ -38,7 +43,7 @@ class VcdWriter {
   // A one-bit event marker: `id` is 1 at `time` and falls back to 0 at `time + width`, unless pulsed
   // again by then (then it stays 1 until the last pulse's end).
   void pulse(uint32_t id, uint64_t time, uint64_t width) {
-    if (closed_) return;
+    if (closed_ || time > to_) return;
     set(id, 1, time);
     vars_[id].pulse_until = time + width;
     resets_.push({time + width, id});
@@ -74,7 +79,8 @@ class VcdWriter {
   std::vector<uint32_t> dirty_;                                                 // ids set in the instant now_
   std::priority_queue<Reset, std::vector<Reset>, std::greater<Reset>> resets_;  // pulse ends, earliest first
   uint64_t now_ = 0, last_stamp_ = 0;
-  bool started_ = false;  // the first set() fixed the initial instant
+  uint64_t from_ = 0, to_ = UINT64_MAX;  // the window written (set_window)
+  bool started_ = false;                 // the first set() fixed the initial instant
   bool header_written_ = false;
   bool closed_ = false;
   std::string buf_;

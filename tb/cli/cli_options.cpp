@@ -1,5 +1,7 @@
 #include "tb/cli/cli_options.h"
 
+#include <cctype>
+
 #include "models/common/config.h"
 #include "models/common/text_excerpt.h"
 
@@ -24,10 +26,32 @@ const char* cli_usage() {
          "  --vcd FILE            write a VCD waveform of the traced blocks to FILE (exactly this name)\n"
          "  --trace GLOBS         with --vcd: blocks to trace, comma-separated globs (default: all), e.g.\n"
          "                        'l1*,dram*'; each glob must match a block\n"
+         "  --trace-from TIME     with --vcd: write the waveform from this simulated time on (e.g. 20us,\n"
+         "                        1500ns, 3ms, 250ps; the values at TIME open the file)\n"
+         "  --trace-to TIME       with --vcd: stop writing the waveform at this simulated time\n"
          "  --no-check            do not check loads against the golden memory\n"
          "  -q, --quiet           no progress line\n"
          "  -h, --help            this text\n";
 }
+
+namespace {
+// "20us", "1500ns", "3ms", "250ps", "2s" -> picoseconds; anything else is a ConfigError naming the option.
+uint64_t parse_sim_time(const std::string& opt, const std::string& v) {
+  size_t digits = 0;
+  while (digits < v.size() && std::isdigit(static_cast<unsigned char>(v[digits]))) ++digits;
+  const std::string unit = v.substr(digits);
+  static const std::pair<const char*, uint64_t> kUnits[] = {
+      {"ps", 1}, {"ns", 1000}, {"us", 1000000}, {"ms", 1000000000}, {"s", 1000000000000}};
+  if (digits > 0 && digits <= 18)
+    for (const auto& [name, scale] : kUnits)
+      if (unit == name) {
+        const uint64_t n = std::stoull(v.substr(0, digits));
+        if (n <= UINT64_MAX / scale) return n * scale;
+      }
+  throw ConfigError("command line: " + opt + " '" + v +
+                    "': expected a whole number of ps, ns, us, ms or s (e.g. 20us)");
+}
+}  // namespace
 
 CliOptions parse_cli(int argc, const char* const* argv) {
   CliOptions o;
@@ -80,6 +104,9 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     } else if (a == "--trace" && o.command == "run") {
       o.trace_globs = need(a);
       o.trace_given = true;
+    } else if ((a == "--trace-from" || a == "--trace-to") && o.command == "run") {
+      (a == "--trace-from" ? o.trace_from_ps : o.trace_to_ps) = parse_sim_time(a, need(a));
+      o.window_given = true;
     } else if (a == "--no-check")
       o.check_data = false;
     else if (a == "-q" || a == "--quiet")
@@ -91,6 +118,11 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   }
   if (o.command == "run" && o.config_path.empty()) throw ConfigError("command line: run needs -c CONFIG");
   if (o.command == "run" && o.workload_path.empty()) throw ConfigError("command line: run needs -w WORKLOAD");
+  if (o.window_given && o.vcd_path.empty())
+    throw ConfigError("command line: --trace-from / --trace-to bound the VCD: they need --vcd FILE");
+  if (o.trace_from_ps > o.trace_to_ps)
+    throw ConfigError("command line: --trace-from (" + std::to_string(o.trace_from_ps) +
+                      " ps) is after --trace-to (" + std::to_string(o.trace_to_ps) + " ps)");
   if (o.trace_given && o.vcd_path.empty())
     throw ConfigError("command line: --trace selects the blocks written to the VCD: it needs --vcd FILE");
   if (o.command == "record" && o.workload_path.empty())

@@ -1,5 +1,6 @@
 // Command-line parsing for gpumemsys. Bad usage is a ConfigError (exit status 2), never a guess.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct CliOptions {
   std::string vcd_path;
   std::string trace_globs = "*";  // --trace (only with --vcd)
   bool trace_given = false;
+  uint64_t trace_from_ps = 0, trace_to_ps = UINT64_MAX;  // --trace-from / --trace-to (only with --vcd)
+  bool window_given = false;
   bool check_data = true;
   bool quiet = false;
 };

@@ -60,6 +60,8 @@ int run(const gms::CliOptions& o) {
   ro.started = started;
   ro.vcd_path = o.vcd_path;
   ro.traces = gms::TraceSelector::split_globs(o.trace_globs);
+  ro.trace_from_ps = o.trace_from_ps;
+  ro.trace_to_ps = o.trace_to_ps;
   ro.check_data = o.check_data;
   ro.progress = !o.quiet;
   auto system = multi ? std::make_unique<gms::GpuSystem>(cfg, programs.specs, ro)

@@ -60,7 +60,10 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
     throw ConfigError("programs need " + std::to_string(used) + " SMs, the system has " +
                       std::to_string(cfg_.sm.count));
   check_memory_budget(cfg_);  // before anything is built: a clear error instead of std::bad_alloc
-  if (!opt_.vcd_path.empty()) trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
+  if (!opt_.vcd_path.empty()) {
+    trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
+    trace_->set_window_ps(opt_.trace_from_ps, opt_.trace_to_ps);
+  }
   env_.stats = &root_;
   env_.trace = trace_.get();
   env_.pool = &pool_;

@@ -30,10 +30,11 @@ class GoldenMemory;
 class WorkloadFence;
 
 struct RunOptions {
-  std::string vcd_path;             // empty = no VCD
-  std::vector<std::string> traces;  // block-name globs traced into the VCD
-  bool check_data = true;           // golden-memory check of every load
-  bool progress = true;             // progress line on stderr for long runs
+  std::string vcd_path;                                  // empty = no VCD
+  std::vector<std::string> traces;                       // block-name globs traced into the VCD
+  uint64_t trace_from_ps = 0, trace_to_ps = UINT64_MAX;  // the simulated-time window the VCD keeps
+  bool check_data = true;                                // golden-memory check of every load
+  bool progress = true;                                  // progress line on stderr for long runs
   // When the caller started setting up (reading the configuration and the workload); the default, the
   // epoch, means the GpuSystem constructor. The summary's set-up time counts from here.
   std::chrono::steady_clock::time_point started{};

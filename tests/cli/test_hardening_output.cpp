@@ -190,17 +190,41 @@ TEST_F(HardeningOutput, RdOutputsOnFullDiskFailTheRun) {
 }
 
 TEST_F(HardeningOutput, TraceThatSelectsNoBlockIsOneError) {
-  expect_one_error(
-      run_cli(small_run(dir) + " --vcd " + dir + "/w.vcd --trace 'foo*'"), 2,
-      "--trace 'foo*': matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, llc_mode, sm0..sm1, xbar)");
-  expect_one_error(
-      run_cli(small_run(dir) + " --vcd " + dir + "/w.vcd --trace 'l1*,dram'"), 2,
-      "--trace 'l1*,dram': 'dram' matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, llc_mode, sm0..sm1, "
-      "xbar)");
+  expect_one_error(run_cli(small_run(dir) + " --vcd " + dir + "/w.vcd --trace 'foo*'"), 2,
+                   "--trace 'foo*': matches no block (blocks are decisions, dram0, l1_0..l1_1, llc0, "
+                   "llc_mode, sm0..sm1, xbar)");
+  expect_one_error(run_cli(small_run(dir) + " --vcd " + dir + "/w.vcd --trace 'l1*,dram'"), 2,
+                   "--trace 'l1*,dram': 'dram' matches no block (blocks are decisions, dram0, l1_0..l1_1, "
+                   "llc0, llc_mode, sm0..sm1, "
+                   "xbar)");
 }
 
 TEST_F(HardeningOutput, TraceWithoutVcdIsOneError) {
   expect_one_error(run_cli(small_run(dir) + " --trace 'l1*'"), 2,
                    "command line: --trace selects the blocks written to the VCD: it needs --vcd FILE");
   expect_one_error(run_cli(small_run(dir) + " --vcd ''"), 2, "command line: --vcd needs a file name");
+}
+
+// --trace-from / --trace-to keep a simulated-time window of the waveform: the file opens with the values at
+// the window's start and holds no time outside it; bad values and a window without --vcd are one error.
+TEST_F(HardeningOutput, VcdWindowKeepsOnlyTheTimesAskedFor) {
+  CliResult r = run_cli(small_run(dir) + " --vcd " + dir + "/win.vcd --trace-from 2us --trace-to 4us");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string text = read_file(dir + "/win.vcd");
+  std::vector<uint64_t> stamps;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] == '#') stamps.push_back(std::stoull(line.substr(1)));
+  ASSERT_GE(stamps.size(), 2u);
+  EXPECT_EQ(stamps.front(), 2000000u);  // ps: the values at 2 us open the file
+  EXPECT_LE(stamps.back(), 4000000u);
+  for (uint64_t t : stamps) EXPECT_TRUE(t >= 2000000u && t <= 4000000u) << t;
+  EXPECT_TRUE(parse_vcd(text).problems.empty());
+  expect_one_error(run_cli(small_run(dir) + " --trace-from 2us"), 2,
+                   "command line: --trace-from / --trace-to bound the VCD: they need --vcd FILE");
+  expect_one_error(
+      run_cli(small_run(dir) + " --vcd " + dir + "/w2.vcd --trace-from 2 us"), 2,
+      "command line: --trace-from '2': expected a whole number of ps, ns, us, ms or s (e.g. 20us)");
+  expect_one_error(run_cli(small_run(dir) + " --vcd " + dir + "/w3.vcd --trace-from 5us --trace-to 1us"), 2,
+                   "command line: --trace-from (5000000 ps) is after --trace-to (1000000 ps)");
 }

@@ -125,6 +125,30 @@ TEST(VcdWriter, CloseWritesTheValuesOfTheLastInstant) {
   EXPECT_EQ(body(slurp(path)), "#5\n$dumpvars\nb10 aaaaa\n$end\n#30\nb1 aaaaa\n#50\nb0 aaaaa\n");
 }
 
+// A window keeps [from, to]: changes before `from` fold into the values dumped at `from`, changes after `to`
+// are dropped, and the file ends at `to`.
+TEST(VcdWriter, AWindowKeepsOnlyItsTimesWithTheValuesAtItsStart) {
+  const std::string path = tmp("window.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  w.set_window(100, 200);
+  const uint32_t n = w.declare("sm0", "in_flight", 32);
+  w.set(n, 1, 10);
+  w.set(n, 3, 50);   // before the window: becomes the value at 100
+  w.set(n, 4, 150);  // inside
+  w.set(n, 5, 250);  // after: dropped
+  w.close(300);      // ends at 200
+  EXPECT_EQ(body(slurp(path)), "#100\n$dumpvars\nb11 aaaaa\n$end\n#150\nb100 aaaaa\n#200\n");
+  // A run that ends before the window opens still leaves a valid file (header and final values).
+  const std::string early = tmp("window_early.vcd");
+  gms::VcdWriter e(early, "1 ps");
+  e.set_window(1000, 2000);
+  const uint32_t m = e.declare("sm0", "in_flight", 32);
+  e.set(m, 2, 10);
+  e.close(50);
+  EXPECT_EQ(body(slurp(early)), "#50\n$dumpvars\nb10 aaaaa\n$end\n");
+  EXPECT_THROW(gms::VcdWriter(tmp("bad.vcd"), "1 ps").set_window(5, 4), std::logic_error);
+}
+
 // Event pulses (the L1's hit/miss/bypass): 1 at the event, 0 one width later; a pulse again before the end
 // keeps the signal high until the later pulse's end; a reset in the instant of new changes is written with
 // them, once.
