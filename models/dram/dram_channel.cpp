@@ -82,6 +82,8 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsi
   if (auto* tf = env.trace_file(basename())) {
     queue_probe_.attach(tf, basename(), "queue");
     row_hits_probe_.attach(tf, basename(), "row_hits");
+    command_probe_.attach(tf, basename(), "command");
+    bank_probe_.attach(tf, basename(), "command_bank");
   }
   tsock.register_nb_transport_fw(this, &DramChannel::nb_transport_fw);
   tsock.register_b_transport(this, &DramChannel::b_transport);
@@ -197,6 +199,10 @@ void DramChannel::run() {
 }
 
 void DramChannel::record(const IssueResult& res, uint64_t c) {
+  if (command_probe_.on()) {
+    command_probe_.set(uint8_t(res.cmd));  // DramCommand: 1 PRE, 2 ACT, 3 RD, 4 WR
+    bank_probe_.set(res.req.bank);
+  }
   switch (res.cmd) {
     case DramCommand::Pre:
       ++precharges_;

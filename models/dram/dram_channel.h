@@ -109,6 +109,8 @@ class DramChannel : public sc_core::sc_module {
   Histogram& bank_requests_;  // how evenly the address mapping spreads requests over the banks
   Probe<unsigned> queue_probe_;
   Probe<uint64_t> row_hits_probe_;
+  Probe<uint8_t> command_probe_;  // the command bus: the last command, 1 PRE, 2 ACT, 3 RD, 4 WR
+  Probe<uint32_t> bank_probe_;    // the bank it addressed
 };
 
 }  // namespace gms

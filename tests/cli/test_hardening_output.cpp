@@ -143,7 +143,7 @@ TEST_F(HardeningOutput, VcdIsWellFormedAndEndsWithTheFinalValues) {
     ++checked;
   }
   EXPECT_EQ(checked, 4);           // in_flight and resident_ctas of sm0 and sm1
-  EXPECT_EQ(v.width.size(), 32u);  // 2 SMs x 2, 2 L1s x 8, xbar 4, llc 4, dram 2, llc_mode 2
+  EXPECT_EQ(v.width.size(), 34u);  // 2 SMs x 2, 2 L1s x 8, xbar 4, llc 4, dram 4, llc_mode 2
 }
 
 // A full disk cut stats.json, stats.csv and the VCD short and the run still said "statistics written".

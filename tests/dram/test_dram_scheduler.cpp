@@ -140,6 +140,49 @@ TEST(DramScheduler, TracedChannelWritesProbes) {
   EXPECT_NE(text.str().find("b100 "), std::string::npos);  // four requests queued at once
 }
 
+// The command bus in the VCD: one read of a closed bank issues ACT (2) at its arrival's edge and RD (3)
+// tRCD cycles later, both naming its bank.
+TEST(DramScheduler, TracedChannelShowsTheCommandBus) {
+  const std::string vcd = std::string(GMS_BINARY_DIR) + "/dram_command_bus.vcd";
+  gms::DramParams p;
+  uint64_t period = 0;
+  {
+    gms::TraceSelector sel(vcd, {"dram*"});
+    Rig rig(p, {read64(at(5, 0, 0), 0)}, &sel);
+    period = rig.period();
+    rig.run();
+  }
+  std::ifstream f(vcd);
+  std::stringstream text;
+  text << f.rdbuf();
+  const std::string t = text.str();
+  auto code_of = [&t](const std::string& name) {  // "$var wire    8  aaaac  command [7:0]  $end"
+    std::istringstream lines(t);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream w(line);
+      std::string var, kind, width, code, n;
+      if (w >> var >> kind >> width >> code >> n && var == "$var" && n == name) return code;
+    }
+    return std::string("?");
+  };
+  const std::string cmd = code_of("command"), bank = code_of("command_bank");
+  std::vector<std::pair<uint64_t, uint64_t>> cmds;  // (time, command)
+  uint64_t now = 0;
+  std::istringstream in(t);
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] == '#') now = std::stoull(line.substr(1));
+    if (line.size() > cmd.size() + 2 && line[0] == 'b' &&
+        line.substr(line.size() - cmd.size() - 1) == " " + cmd)
+      cmds.push_back({now, std::stoull(line.substr(1, line.size() - cmd.size() - 2), nullptr, 2)});
+  }
+  // The first change is the ACT (the $dumpvars instant holds it), then the RD.
+  ASSERT_EQ(cmds.size(), 2u) << t;
+  EXPECT_EQ(cmds[0].second, 2u);  // ACT
+  EXPECT_EQ(cmds[1].second, 3u);  // RD
+  EXPECT_EQ(cmds[1].first - cmds[0].first, p.tRCD * period * sc_core::sc_time(1, sc_core::SC_PS).value());
+  EXPECT_NE(t.find("b101 " + bank + "\n"), std::string::npos) << "bank 5";
+}
+
 // controller_latency delays every response by a fixed number of cycles and leaves the bank timing alone:
 // the same schedule as FrFcfsServesYoungerRowHitBeforeOlderConflict, each response 25 cycles later.
 TEST(DramScheduler, ControllerLatencyDelaysEveryResponseExactly) {
