@@ -91,7 +91,7 @@ void ProtocolChecker::after_fw(Payload& t, const tlm::tlm_phase& sent, tlm::tlm_
     if (ph != sent) violation(ProtocolCheck::PhaseOrder, &t, "phase changed on a TLM_ACCEPTED return");
   } else if (s == tlm::TLM_COMPLETED) {
     if (sent == tlm::BEGIN_REQ) check_response(t, "TLM_COMPLETED to BEGIN_REQ");
-    completed(t, "TLM_COMPLETED");
+    completed(t, sent);
   } else if (ph == tlm::END_REQ && sent == tlm::BEGIN_REQ) {
     end_req(t, "TLM_UPDATED/END_REQ");
   } else if (ph == tlm::BEGIN_RESP && sent == tlm::BEGIN_REQ) {
@@ -108,7 +108,7 @@ void ProtocolChecker::after_bw(Payload& t, const tlm::tlm_phase& sent, tlm::tlm_
   if (s == tlm::TLM_ACCEPTED) {
     if (ph != sent) violation(ProtocolCheck::PhaseOrder, &t, "phase changed on a TLM_ACCEPTED return");
   } else if (s == tlm::TLM_COMPLETED) {
-    completed(t, "TLM_COMPLETED");
+    completed(t, sent);
   } else if (ph == tlm::END_RESP && sent == tlm::BEGIN_RESP) {
     end_resp(t, "TLM_UPDATED/END_RESP");
   } else if (is_base_phase(ph)) {
@@ -168,10 +168,15 @@ void ProtocolChecker::end_resp(Payload& t, const char* how) {
   if (resp_in_phase_ == &t) resp_in_phase_ = nullptr;
 }
 
-void ProtocolChecker::completed(Payload& t, const char*) {
-  if (req_in_phase_ == &t) req_in_phase_ = nullptr;
+void ProtocolChecker::completed(Payload& t, const tlm::tlm_phase& sent) {
   if (resp_in_phase_ == &t) resp_in_phase_ = nullptr;
-  state_.erase(&t);
+  // An initiator that freed the payload in its response handler may have it handed out and sent again
+  // before it returns TLM_COMPLETED (reported as payload_reuse then): that new transaction stays.
+  auto it = state_.find(&t);
+  if (it == state_.end()) return;
+  if (it->second == Stage::Request && sent != tlm::BEGIN_REQ) return;
+  if (req_in_phase_ == &t) req_in_phase_ = nullptr;
+  state_.erase(it);
 }
 
 void ProtocolChecker::b_transport(Payload& t, sc_core::sc_time& d) {

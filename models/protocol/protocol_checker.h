@@ -85,7 +85,7 @@ class ProtocolChecker : public sc_core::sc_module {
   void end_req(Payload& t, const char* how);
   void begin_resp(Payload& t, const char* how);
   void end_resp(Payload& t, const char* how);
-  void completed(Payload& t, const char* how);  // TLM_COMPLETED on the forward or backward path
+  void completed(Payload& t, const tlm::tlm_phase& sent);  // TLM_COMPLETED returned to `sent`
   void after_fw(Payload& t, const tlm::tlm_phase& sent, tlm::tlm_sync_enum s, const tlm::tlm_phase& ph);
   void after_bw(Payload& t, const tlm::tlm_phase& sent, tlm::tlm_sync_enum s, const tlm::tlm_phase& ph);
 

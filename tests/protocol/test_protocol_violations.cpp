@@ -135,6 +135,33 @@ TEST(ProtocolViolations, PayloadReusedWhileInFlight) {
   EXPECT_EQ(b.chk.in_flight(), 1u);
 }
 
+// An initiator that frees the payload in its response handler and sends it again before returning
+// TLM_COMPLETED: the reuse is reported, and the new transaction is tracked on from there.
+TEST(ProtocolViolations, PayloadReusedInsideTheResponseCall) {
+  CheckerBench b;
+  Txn r(0x0, tlm::TLM_READ_COMMAND);
+  b.ini.on_bw = [&](Payload& t, tlm_phase& ph, sc_time&) {
+    if (ph != tlm::BEGIN_RESP) return tlm::TLM_ACCEPTED;
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    b.fw(t, tlm::BEGIN_REQ);
+    return tlm::TLM_COMPLETED;
+  };
+  b.run([&] {
+    b.fw(r.t, tlm::BEGIN_REQ);
+    b.bw(r.t, tlm::END_REQ);
+    r.t.set_response_status(tlm::TLM_OK_RESPONSE);
+    b.bw(r.t, tlm::BEGIN_RESP);
+    EXPECT_EQ(b.chk.in_flight(), 1u);
+    b.ini.on_bw = nullptr;
+    b.bw(r.t, tlm::END_REQ);  // the second transaction goes on without further complaint
+    r.t.set_response_status(tlm::TLM_OK_RESPONSE);
+    b.bw(r.t, tlm::BEGIN_RESP);
+    b.fw(r.t, tlm::END_RESP);
+  });
+  EXPECT_TRUE(b.only(ProtocolCheck::PayloadReuse, 1));
+  EXPECT_EQ(b.chk.in_flight(), 0u);
+}
+
 TEST(ProtocolViolations, DataLengthZeroAndNullDataPointer) {
   CheckerBench b;
   Txn zero(0x0, tlm::TLM_READ_COMMAND), null(0x80, tlm::TLM_WRITE_COMMAND),
