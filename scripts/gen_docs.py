@@ -5,7 +5,7 @@ import pathlib
 import re
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
-BLOCKS = ["sm", "l1", "noc", "llc", "dram"]
+BLOCKS = ["sm", "l1", "noc", "llc", "dram", "protocol"]
 
 
 def section(text, title_re):

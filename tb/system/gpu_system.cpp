@@ -16,6 +16,7 @@
 #include "models/llc/llc_mode_controller.h"
 #include "models/llc/slice_selector.h"
 #include "models/noc/interconnect.h"
+#include "models/protocol/protocol_checker.h"
 #include "models/sm/cta_dispatcher.h"
 #include "models/sm/sm_core.h"
 #include "tb/checker/golden_memory.h"
@@ -78,6 +79,19 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
 
 GpuSystem::~GpuSystem() = default;
 
+template <class I, class T>
+void GpuSystem::connect(I& i, T& t, const std::string& link) {
+  if (!cfg_.system.protocol_check) {
+    i.bind(t);
+    return;
+  }
+  ProtocolCheckerParams p;
+  p.link = link;
+  protocol_checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + link).c_str(), env_, p));
+  i.bind(protocol_checkers_.back()->tsock);
+  protocol_checkers_.back()->isock.bind(t);
+}
+
 void GpuSystem::build() {
   map_ = std::make_unique<AddressMap>(cfg_.memory_map);
   store_ = std::make_unique<BackingStore>();
@@ -105,7 +119,7 @@ void GpuSystem::build() {
     sms_.push_back(
         std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), smp, i, env_, observer_of_sm[i]));
     l1s_.push_back(make_l1(cfg_.l1, ("l1_" + std::to_string(i)).c_str(), i, env_));
-    sms_[i]->isock.bind(l1s_[i]->tsock);
+    connect(sms_[i]->isock, l1s_[i]->tsock, "sm" + std::to_string(i) + "_l1");
   }
   const AddressMap* map = map_.get();
   slices_ = std::make_unique<SliceSelector>(*map, n_sm);  // shared LLC until a mode controller switches it
@@ -122,7 +136,7 @@ void GpuSystem::build() {
   // A debug write reaches every slice that may hold the line (a private LLC keeps a copy per cluster).
   noc_->set_debug_targets(
       [sel](uint64_t addr, unsigned, std::vector<unsigned>& out) { sel->holders(addr, out); });
-  for (auto& l1 : l1s_) l1->isock.bind(noc_->up);
+  for (unsigned i = 0; i < n_sm; ++i) connect(l1s_[i]->isock, noc_->up, "l1_" + std::to_string(i) + "_noc");
   for (unsigned c = 0; c < n_ch; ++c)
     drams_.push_back(std::make_unique<DramChannel>(("dram" + std::to_string(c)).c_str(), cfg_.dram, c, *map_,
                                                    *store_, env_));
@@ -135,8 +149,9 @@ void GpuSystem::build() {
   llc.map_chunk_lines = uint32_t(cfg_.memory_map.interleave_bytes / kLineBytes);
   for (unsigned s = 0; s < n_slices; ++s) {
     llcs_.push_back(make_llc(llc, ("llc" + std::to_string(s)).c_str(), s, env_));
-    noc_->down.bind(llcs_[s]->tsock);
-    llcs_[s]->isock.bind(drams_[s / map_->slices_per_channel()]->tsock);
+    connect(noc_->down, llcs_[s]->tsock, "noc_llc" + std::to_string(s));
+    connect(llcs_[s]->isock, drams_[s / map_->slices_per_channel()]->tsock,
+            "llc" + std::to_string(s) + "_dram");
   }
 
   std::vector<LastLevelCache*> slice_ptrs;
@@ -284,6 +299,13 @@ void GpuSystem::add_system_formulas() {
             "responses/cycle", [this, &r, llc_period_ps] {
               const double cycles = finish_ps() / llc_period_ps;
               return cycles > 0 ? sum_prefix(r, "llc", "responses") / cycles : 0.0;
+            });
+  s.formula("protocol_violations",
+            "TLM base-protocol violations on all checked links (system.protocol_check)", "violations",
+            [this] {
+              double n = 0;
+              for (const auto& c : protocol_checkers_) n += double(c->violations());
+              return n;
             });
   s.formula("noc_request_flits", "flits through the request network", "flits",
             [&r] { return sum_prefix(r, "xbar", "req.flits"); });

@@ -23,6 +23,7 @@ class Interconnect;
 class LastLevelCache;
 class SliceSelector;
 class LlcModeController;
+class ProtocolChecker;
 class AdaptiveLlcController;
 class DramChannel;
 class BackingStore;
@@ -119,6 +120,11 @@ class GpuSystem {
   std::unique_ptr<AddressMap> map_;
   std::unique_ptr<SliceSelector> slices_;  // which slice serves a request (shared / private per SM)
   std::unique_ptr<LlcModeController> mode_ctl_;
+  std::vector<std::unique_ptr<ProtocolChecker>> protocol_checkers_;  // system.protocol_check
+  // Binds initiator socket `i` to target socket `t`, through a protocol checker named `link` when
+  // system.protocol_check is set.
+  template <class I, class T>
+  void connect(I& i, T& t, const std::string& link);
   std::unique_ptr<AdaptiveLlcController> adaptive_ctl_;  // llc.mode: adaptive
   AdaptiveLlcController* adaptive_ctl_raw_ = nullptr;    // read by the route function (made before it)
   std::unique_ptr<BackingStore> store_;

@@ -12,6 +12,7 @@ SystemParams SystemParams::from(const ConfigNode& n) {
   p.max_time_us = n.get_uint("max_time_us", p.max_time_us);
   p.memory_limit_mb = n.get_uint("memory_limit_mb", p.memory_limit_mb);
   p.cta_order = n.get_choice("cta_order", p.cta_order, {"sm", "clusters"});
+  p.protocol_check = n.get_bool("protocol_check", p.protocol_check);
   n.finish();
   return p;
 }

@@ -26,6 +26,8 @@ struct SystemParams {
   // two-level round-robin: across the SM clusters first, then across a cluster's SMs; the clusters are
   // the H-Xbar's, one per LLC slice of a memory controller, models/common/sm_clusters.h).
   std::string cta_order = "sm";
+  // Insert a TLM base-protocol checker (models/protocol) on every link: SM-L1, L1-NoC, NoC-LLC, LLC-DRAM.
+  bool protocol_check = false;
   static SystemParams from(const ConfigNode& n);
 };
 

@@ -39,7 +39,10 @@ double llc_sum(const gms::StatGroup& s, unsigned slices, const std::string& coun
 }
 
 std::unique_ptr<gms::GpuSystem> run_checked(const Case& c) {
-  const gms::SystemConfig cfg = load_config(c.config, c.overrides);
+  // Every link runs through a TLM base-protocol checker (models/protocol): zero violations below.
+  std::vector<std::string> sets = c.overrides;
+  sets.push_back("system.protocol_check=true");
+  const gms::SystemConfig cfg = load_config(c.config, sets);
   const std::string path = c.workload_path.empty()
                                ? std::string(GMS_SOURCE_DIR) + "/configs/workloads/" + c.workload + ".yaml"
                                : c.workload_path;
@@ -92,6 +95,7 @@ std::unique_ptr<gms::GpuSystem> run_checked(const Case& c) {
   EXPECT_GE(s.value("system.noc_request_flits"), req_packets);
   EXPECT_GE(s.value("system.noc_reply_flits"), resp_packets);
 
+  EXPECT_EQ(s.value("system.protocol_violations"), 0);
   const double sm_cycles = s.value("system.sm_cycles");
   EXPECT_GT(sm_cycles, 0);
   std::printf("[ sm_cycles ] %s %s", c.config.c_str(), c.workload.c_str());
