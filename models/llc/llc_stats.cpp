@@ -39,7 +39,8 @@ LlcStats::LlcStats(StatGroup& g)
       writebacks(g.counter("writebacks", "dirty lines written to DRAM", "writes")),
       writeback_bytes(g.counter("writeback_bytes", "dirty bytes written to DRAM", "bytes")),
       write_combined(g.counter("write_combined",
-                               "write-through writes merged into a queued DRAM write of the same line", "writes")),
+                               "write-through writes merged into a queued DRAM write of the same line",
+                               "writes")),
       dram_reads(g.counter("dram_reads", "DRAM read requests (one per fetch of a line's missing sectors)",
                            "requests")),
       dram_read_bytes(

@@ -22,8 +22,9 @@ struct LlcStats {
   explicit LlcStats(StatGroup& g);
 
   Counter &requests, &responses, &accesses, &reads, &writes, &hits, &read_hits, &misses, &line_misses,
-      &sector_misses, &mshr_merges, &writebacks, &writeback_bytes, &write_combined, &dram_reads, &dram_read_bytes, &fills,
-      &evictions, &input_holds, &bad_requests, &sectors, &sector_hits, &read_sectors, &read_sector_hits;
+      &sector_misses, &mshr_merges, &writebacks, &writeback_bytes, &write_combined, &dram_reads,
+      &dram_read_bytes, &fills, &evictions, &input_holds, &bad_requests, &sectors, &sector_hits,
+      &read_sectors, &read_sector_hits;
   std::array<Counter*, kLlcStallCauses> reservation_fails;
 
   void fail(LlcStall s, uint64_t n = 1) { *reservation_fails[unsigned(s)] += n; }

@@ -227,6 +227,14 @@ Spread spread(const Chain& c, uint32_t channels, uint64_t stride, uint64_t n) {
   return s;
 }
 
+// Prints the per-channel and per-bank counts of the three mappings (the tests' "[ spread ]" lines).
+void print_spreads(const Spread& b, const Spread& p, const Spread& h) {
+  for (const auto& [name, sp] :
+       {std::pair<const char*, const Spread*>{"bitfield", &b}, {"pae     ", &p}, {"hynix   ", &h}})
+    std::printf("[ spread ] %s channels: %s | banks: %s\n", name, counts(sp->channels).c_str(),
+                counts(sp->banks).c_str());
+}
+
 // 8 channels, 16 slices: a 256 KB stride (8 channels x 16 banks x 2 KB rows) lands on channel 0, bank 0,
 // a new row every time under bitfield (every access a row conflict) and under hynix (channel = chunk mod
 // 8; the stride is 1024 chunks); pae spreads it evenly over the 8 channels and the 16 banks.
@@ -236,12 +244,7 @@ TEST(AddressMappings, PaeSpreadsAPowerOfTwoStrideOverChannelsAndBanks) {
       hy(AddressMapping::Hynix, 16, 8);
   const Spread b = spread(bf, 8, stride, n), p = spread(pae, 8, stride, n), h = spread(hy, 8, stride, n);
   std::printf("[ spread ] 8 channels, stride 256 KB, %llu accesses\n", (unsigned long long)n);
-  std::printf("[ spread ] bitfield channels: %s | banks: %s\n", counts(b.channels).c_str(),
-              counts(b.banks).c_str());
-  std::printf("[ spread ] pae      channels: %s | banks: %s\n", counts(p.channels).c_str(),
-              counts(p.banks).c_str());
-  std::printf("[ spread ] hynix    channels: %s | banks: %s\n", counts(h.channels).c_str(),
-              counts(h.banks).c_str());
+  print_spreads(b, p, h);
   EXPECT_EQ(b.channels[0], n);
   EXPECT_EQ(b.banks[0], n);
   EXPECT_EQ(h.channels[0], n);
@@ -259,12 +262,7 @@ TEST(AddressMappings, PaeSpreadsFermisFourKilobyteStrideOverAllSixChannels) {
       hy(AddressMapping::Hynix, 12, 6);
   const Spread b = spread(bf, 6, stride, n), p = spread(pae, 6, stride, n), h = spread(hy, 6, stride, n);
   std::printf("[ spread ] fermi 6 channels, stride 4 KB, %llu accesses\n", (unsigned long long)n);
-  std::printf("[ spread ] bitfield channels: %s | banks: %s\n", counts(b.channels).c_str(),
-              counts(b.banks).c_str());
-  std::printf("[ spread ] pae      channels: %s | banks: %s\n", counts(p.channels).c_str(),
-              counts(p.banks).c_str());
-  std::printf("[ spread ] hynix    channels: %s | banks: %s\n", counts(h.channels).c_str(),
-              counts(h.banks).c_str());
+  print_spreads(b, p, h);
   EXPECT_EQ(b.used(b.channels), 3u);
   EXPECT_EQ(b.channels[0] + b.channels[2] + b.channels[4], n);
   EXPECT_EQ(p.used(p.channels), 6u);

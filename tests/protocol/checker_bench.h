@@ -103,4 +103,9 @@ struct CheckerBench {
   ::testing::AssertionResult clean() const;
 };
 
+// A delay in nanoseconds (the benches' unit).
+inline sc_core::sc_time ns(double v) {
+  return sc_core::sc_time(v, sc_core::SC_NS);
+}
+
 }  // namespace gms::test

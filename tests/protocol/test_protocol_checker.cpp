@@ -7,17 +7,12 @@
 #include "tests/protocol/checker_bench.h"
 
 using gms::test::CheckerBench;
+using gms::test::ns;
 using gms::test::Payload;
 using gms::test::Txn;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 using tlm::tlm_phase;
-
-namespace {
-sc_time ns(double v) {
-  return sc_time(v, SC_NS);
-}
-}  // namespace
 
 TEST(ProtocolChecker, FourPhaseExchangePassesThroughUnchanged) {
   CheckerBench b;

@@ -9,17 +9,12 @@
 
 using gms::ProtocolCheck;
 using gms::test::CheckerBench;
+using gms::test::ns;
 using gms::test::Payload;
 using gms::test::Txn;
 using sc_core::SC_NS;
 using sc_core::sc_time;
 using tlm::tlm_phase;
-
-namespace {
-sc_time ns(double v) {
-  return sc_time(v, SC_NS);
-}
-}  // namespace
 
 // BEGIN_RESP right after BEGIN_REQ is legal (it implies END_REQ); what is out of order is a response to a
 // payload never requested on the link, and an END_REQ after the BEGIN_RESP that implied it.

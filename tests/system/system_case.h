@@ -1,7 +1,8 @@
 // The system-test harness shared by the whole-system suites: a Case (preset, workload, overrides), and
 // run_checked(), which runs it and asserts the data contract every suite needs: the run finishes, every
 // program's loads were checked with 0 mismatches, every block answered every request, the NoC carried
-// each LLC request and response once, and a TLM base-protocol checker on every link saw no violation. One process per case (gtest_discover_tests).
+// each LLC request and response once, and a TLM base-protocol checker on every link saw no violation. One
+// process per case (gtest_discover_tests).
 #pragma once
 #include <gtest/gtest.h>
 
