@@ -26,11 +26,14 @@ CTLD_PID=$RUN/slurmctld.pid
 SLURMD_PID=$RUN/slurmd.pid
 
 die() { echo "slurm_local: $*" >&2; exit 1; }
+# Exit status: 0 ok, 1 a daemon did not start or work, 2 usage, 3 not root, 4 slurm-wlm/munge missing and
+# not installable, 5 a slurm.conf that this script did not write (scripts/test_slurm skips on 3, 4 and 5).
+die_code() { local c=$1; shift; echo "slurm_local: $*" >&2; exit "$c"; }
 say() { echo "slurm_local: $*" >&2; }
 
 alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
-need_root() { [[ $(id -u) -eq 0 ]] || die "must run as root (it installs packages, writes $CONF and starts daemons)"; }
+need_root() { [[ $(id -u) -eq 0 ]] || die_code 3 "must run as root (it installs packages, writes $CONF and starts daemons)"; }
 
 install_packages() {
   local missing=()
@@ -38,11 +41,11 @@ install_packages() {
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   ((${#missing[@]} == 0)) && return 0
-  command -v apt-get >/dev/null || die "missing ${missing[*]} and no apt-get to install them (Debian/Ubuntu only)"
+  command -v apt-get >/dev/null || die_code 4 "missing ${missing[*]} and no apt-get to install them (Debian/Ubuntu only)"
   say "installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  { apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; } ||
+    die_code 4 "could not install ${missing[*]} (apt-get failed, above)"
 }
 
 start_munge() {
@@ -72,7 +75,7 @@ write_conf() {
   node_line=$(slurmd -C | head -n1)
   [[ "$node_line" == NodeName=* ]] || die "slurmd -C printed no node line: '$node_line'"
   if [[ -f "$CONF" ]] && ! head -n1 "$CONF" | grep -qF "$MARK"; then
-    die "$CONF exists and was not written by this script; not touching it (move it away to use this script)"
+    die_code 5 "$CONF exists and was not written by this script; not touching it (move it away to use this script)"
   fi
   mkdir -p /etc/slurm "$LOGDIR" "$STATE/slurmctld" "$STATE/slurmd"
   chown slurm:slurm "$LOGDIR" "$STATE/slurmctld"
