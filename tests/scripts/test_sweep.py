@@ -358,9 +358,7 @@ class Plot(TempDir):
                               capture_output=True, text=True, env=env)
 
     def test_draws_a_png(self):
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("matplotlib") is None:
             self.skipTest("%s has no matplotlib" % sys.executable)
         png = os.path.join(self.tmp, "p.png")
         p = self.plot("-x", "l1.size_bytes", "-y", "system.l1_hit_rate", "--group-by", "l1.design", "--logx",
@@ -373,9 +371,7 @@ class Plot(TempDir):
         self.assertTrue(os.path.exists(os.path.join(self.tmp, "system_l1_hit_rate_vs_l1_design.png")))
 
     def test_bad_columns_and_ambiguous_points(self):
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("matplotlib") is None:
             self.skipTest("%s has no matplotlib" % sys.executable)
         p = self.plot("-x", "l1.size", "-y", "system.l1_hit_rate")
         self.assertEqual(p.returncode, 2)
