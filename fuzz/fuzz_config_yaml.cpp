@@ -13,7 +13,7 @@
 #include <string>
 
 #include "models/common/config.h"
-#include "tb/system/system_config.h"
+#include "models/system/system_config.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -12,6 +12,7 @@
 
 #include "models/common/config.h"
 #include "models/common/output_file.h"
+#include "models/system/system_config.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
 #include "tb/cli/huge_page_heap.h"
@@ -19,8 +20,8 @@
 #include "tb/cli/trace_record_cmd.h"
 #include "tb/system/gpu_system.h"
 #include "tb/system/multi_program.h"
+#include "tb/system/presets.h"
 #include "tb/system/run_summary.h"
-#include "tb/system/system_config.h"
 #include "tb/traces/accelsim_workload.h"
 #include "tb/traces/kernel_counts.h"
 #include "tb/traces/workload_detect.h"

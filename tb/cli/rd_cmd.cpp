@@ -16,8 +16,8 @@
 #include "models/common/config.h"
 #include "models/common/output_file.h"
 #include "models/common/text_excerpt.h"
+#include "models/system/system_config.h"
 #include "tb/system/gpu_system.h"
-#include "tb/system/system_config.h"
 #include "tb/traces/workload_detect.h"
 
 #ifndef GMS_SOURCE_DIR

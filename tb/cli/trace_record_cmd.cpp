@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "models/common/config.h"
-#include "tb/system/system_config.h"
+#include "models/system/system_config.h"
 #include "tb/traces/trace_writer.h"
 #include "tb/traces/workload_detect.h"
 

@@ -19,8 +19,8 @@
 #include "models/protocol/protocol_checker.h"
 #include "models/sm/cta_dispatcher.h"
 #include "models/sm/sm_core.h"
+#include "models/system/memory_budget.h"
 #include "tb/checker/golden_memory.h"
-#include "tb/system/memory_budget.h"
 #include "tb/system/workload_fence.h"
 
 namespace gms {

@@ -12,7 +12,7 @@
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/common/workload.h"
-#include "tb/system/system_config.h"
+#include "models/system/system_config.h"
 
 namespace gms {
 

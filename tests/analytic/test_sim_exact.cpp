@@ -7,8 +7,8 @@
 #include "models/analytic/rd_model.h"
 #include "models/common/config.h"
 #include "models/common/rng.h"
+#include "models/system/system_config.h"
 #include "tb/system/gpu_system.h"
-#include "tb/system/system_config.h"
 #include "tests/analytic/vector_workload.h"
 
 using namespace gms;

@@ -1,6 +1,4 @@
-#include "tb/system/system_config.h"
-
-#include "tb/system/embedded_presets.h"
+#include "models/system/system_config.h"
 
 namespace gms {
 
@@ -49,8 +47,22 @@ SystemConfig SystemConfig::from(const ConfigNode& root) {
   return c;
 }
 
-const char* embedded_fermi_yaml() {
-  return kEmbeddedFermiYaml;
+namespace {
+
+SystemConfig with_overrides(ConfigNode doc, const std::vector<std::string>& overrides) {
+  for (const std::string& o : overrides) doc.apply_override(o);
+  return SystemConfig::from(doc);
+}
+
+}  // namespace
+
+SystemConfig load_system_config_string(const std::string& yaml, const std::string& origin,
+                                       const std::vector<std::string>& overrides) {
+  return with_overrides(ConfigNode::load_string(yaml, origin), overrides);
+}
+
+SystemConfig load_system_config_file(const std::string& path, const std::vector<std::string>& overrides) {
+  return with_overrides(ConfigNode::load_file(path), overrides);
 }
 
 }  // namespace gms

@@ -2,6 +2,7 @@
 // tree mirrors the object tree (system, sm, l1, noc, llc, dram, memory_map).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "models/common/address_map.h"
 #include "models/common/config.h"
@@ -45,7 +46,9 @@ struct SystemConfig {
   static SystemConfig from(const ConfigNode& root);
 };
 
-// The fermi preset compiled into the binary (configs/fermi.yaml at build time).
-const char* embedded_fermi_yaml();
+// Reads a configuration document (YAML text or a file) with `overrides` ("key=value", as --set) applied.
+SystemConfig load_system_config_string(const std::string& yaml, const std::string& origin = "<string>",
+                                       const std::vector<std::string>& overrides = {});
+SystemConfig load_system_config_file(const std::string& path, const std::vector<std::string>& overrides = {});
 
 }  // namespace gms

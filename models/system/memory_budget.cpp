@@ -1,4 +1,4 @@
-#include "tb/system/memory_budget.h"
+#include "models/system/memory_budget.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

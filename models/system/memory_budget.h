@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/system/system_config.h"
+#include "models/system/system_config.h"
 
 namespace gms {
 
