@@ -28,10 +28,8 @@ StatGroup& parent_of(const BlockEnv& env) {
 
 DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsigned channel_id,
                          const AddressMap& map, BackingStore& store, const BlockEnv& env)
-    : sc_module(name),
-      tsock("tsock"),
+    : MemoryChannel(name, channel_id),
       p_(checked(resolved(p))),
-      id_(channel_id),
       map_(map),
       store_(store),
       clk_(p_.clock_mhz),
@@ -85,10 +83,6 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsi
     command_probe_.attach(tf, basename(), "command");
     bank_probe_.attach(tf, basename(), "command_bank");
   }
-  tsock.register_nb_transport_fw(this, &DramChannel::nb_transport_fw);
-  tsock.register_b_transport(this, &DramChannel::b_transport);
-  tsock.register_transport_dbg(this, &DramChannel::transport_dbg);
-  tsock.register_get_direct_mem_ptr(this, &DramChannel::get_direct_mem_ptr);
   wake_.bind(
       env.wake, [](void* o) { static_cast<DramChannel*>(o)->run(); }, this);
 }

@@ -4,7 +4,7 @@
 // wakes only for the next cycle with a command to issue or a burst to complete.
 #pragma once
 #include <tlm.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
+
 #include <systemc>
 
 #include <cstdint>
@@ -23,24 +23,22 @@
 #include "models/dram/dram_mapping.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_timing.h"
+#include "models/dram/memory_channel.h"
 
 namespace gms {
 
-class DramChannel : public sc_core::sc_module {
+class DramChannel : public MemoryChannel {
  public:
-  tlm_utils::multi_passthrough_target_socket<DramChannel> tsock;
-
   DramChannel(sc_core::sc_module_name name, const DramParams& p, unsigned channel_id, const AddressMap& map,
               BackingStore& store, const BlockEnv& env);
 
   const DramParams& params() const { return p_; }
-  unsigned channel_id() const { return id_; }
   const Clock& clock() const { return clk_; }
-  StatGroup& stats() { return stats_; }
+  StatGroup& stats() override { return stats_; }
   // Bank, row and column of a global address in this channel.
   DramCoord decode(uint64_t addr) const { return mapping_.decode(map_.channel_addr(line_of(addr))); }
   // Latency annotated by b_transport: a read to a closed bank (tRCD + tCL + one burst).
-  sc_core::sc_time functional_latency() const;
+  sc_core::sc_time functional_latency() const override;
 
  private:
   // Where a response waits for its initiator's response channel.
@@ -63,10 +61,10 @@ class DramChannel : public sc_core::sc_module {
   void end_of_elaboration() override;
   void make_ports(size_t n);
   tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& t, tlm::tlm_phase& ph,
-                                     sc_core::sc_time& d);
-  void b_transport(int id, tlm::tlm_generic_payload& t, sc_core::sc_time& d);
-  unsigned transport_dbg(int id, tlm::tlm_generic_payload& t);
-  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi);
+                                     sc_core::sc_time& d) override;
+  void b_transport(int id, tlm::tlm_generic_payload& t, sc_core::sc_time& d) override;
+  unsigned transport_dbg(int id, tlm::tlm_generic_payload& t) override;
+  bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& t, tlm::tlm_dmi& dmi) override;
 
   bool on_request(unsigned port, tlm::tlm_generic_payload& t, const sc_core::sc_time& delay);
   void enqueue(const DramRequest& r);
@@ -84,7 +82,6 @@ class DramChannel : public sc_core::sc_module {
   void note_queue_change(uint64_t c);
 
   const DramParams p_;
-  const unsigned id_;
   const AddressMap& map_;
   BackingStore& store_;
   Clock clk_;

@@ -21,7 +21,7 @@ bool DramChannel::describe(tlm::tlm_generic_payload& t, DramRequest& r) const {
     t.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return false;
   }
-  if (map_.channel_of(addr) != id_) {
+  if (map_.channel_of(addr) != channel_id_) {
     t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return false;
   }
@@ -119,15 +119,15 @@ bool DramChannel::get_direct_mem_ptr(int, tlm::tlm_generic_payload& t, tlm::tlm_
   const uint64_t addr = t.get_address(), base = BackingStore::page_base(addr);
   const uint64_t chunk = std::min<uint64_t>(map_.params().interleave_bytes, BackingStore::kPageBytes);
   const uint64_t own = addr & ~(chunk - 1);
-  if (map_.channel_of(addr) != id_) {
+  if (map_.channel_of(addr) != channel_id_) {
     dmi.allow_none();
     dmi.set_start_address(own);
     dmi.set_end_address(own + chunk - 1);
     return false;
   }
   uint64_t lo = own, hi = own + chunk;
-  while (lo > base && map_.channel_of(lo - chunk) == id_) lo -= chunk;
-  while (hi < base + BackingStore::kPageBytes && map_.channel_of(hi) == id_) hi += chunk;
+  while (lo > base && map_.channel_of(lo - chunk) == channel_id_) lo -= chunk;
+  while (hi < base + BackingStore::kPageBytes && map_.channel_of(hi) == channel_id_) hi += chunk;
   dmi.set_dmi_ptr(store_.page(base) + (lo - base));
   dmi.set_start_address(lo);
   dmi.set_end_address(hi - 1);

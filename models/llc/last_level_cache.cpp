@@ -3,6 +3,7 @@
 #include <map>
 
 #include "models/common/config.h"
+#include "models/common/mem_req.h"
 #include "models/llc/llc_slice.h"
 
 namespace gms {
@@ -12,10 +13,20 @@ LastLevelCache::LastLevelCache(sc_core::sc_module_name name, unsigned slice_id)
   tsock.register_nb_transport_fw(this, &LastLevelCache::fw_cb);
   tsock.register_b_transport(this, &LastLevelCache::b_cb);
   tsock.register_transport_dbg(this, &LastLevelCache::dbg_cb);
+  tsock.register_get_direct_mem_ptr(this, &LastLevelCache::dmi_cb);
   isock.register_nb_transport_bw(this, &LastLevelCache::bw_cb);
+  isock.register_invalidate_direct_mem_ptr(this, &LastLevelCache::invalidate_cb);
 }
 
 LastLevelCache::~LastLevelCache() = default;
+
+bool LastLevelCache::get_direct_mem_ptr(Payload& t, tlm::tlm_dmi& dmi) {
+  const uint64_t line = t.get_address() & ~uint64_t(kLineBytes - 1);
+  dmi.allow_none();
+  dmi.set_start_address(line);
+  dmi.set_end_address(line + kLineBytes - 1);
+  return false;
+}
 
 namespace {
 // The registry: one per process, filled with the built-in design on first use (no static initialisation

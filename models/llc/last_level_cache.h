@@ -54,6 +54,9 @@ class LastLevelCache : public sc_core::sc_module {
   virtual tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) = 0;
   virtual void b_transport(Payload& t, sc_core::sc_time& d) = 0;
   virtual unsigned int transport_dbg(Payload& t) = 0;
+  // DMI from upstream: refused by default (allow_none over the line), as a direct pointer to the memory
+  // behind would bypass the lines this slice holds. A design that can grant it correctly overrides this.
+  virtual bool get_direct_mem_ptr(Payload& t, tlm::tlm_dmi& dmi);
 
  private:
   // Non-virtual trampolines for the sockets (registered once in the constructor).
@@ -65,6 +68,9 @@ class LastLevelCache : public sc_core::sc_module {
   }
   void b_cb(Payload& t, sc_core::sc_time& d) { b_transport(t, d); }
   unsigned int dbg_cb(Payload& t) { return transport_dbg(t); }
+  bool dmi_cb(Payload& t, tlm::tlm_dmi& dmi) { return get_direct_mem_ptr(t, dmi); }
+  // The memory's DMI invalidations pass on upstream (whoever got a pointer through this slice's path).
+  void invalidate_cb(sc_dt::uint64 start, sc_dt::uint64 end) { tsock->invalidate_direct_mem_ptr(start, end); }
 
   unsigned slice_id_;
 };

@@ -4,11 +4,11 @@
 
 #include "models/common/clock.h"
 #include "models/common/config.h"
-#include "models/sm/sm_core.h"
+#include "models/sm/streaming_multiprocessor.h"
 
 namespace gms {
 
-CtaDispatcher::CtaDispatcher(Workload& workload, std::vector<SmCore*> sms, StatGroup& parent)
+CtaDispatcher::CtaDispatcher(Workload& workload, std::vector<StreamingMultiprocessor*> sms, StatGroup& parent)
     : workload_(workload),
       sms_(std::move(sms)),
       stats_(parent, "kernels", "kernels run by the CTA dispatcher, one child group per kernel"),
@@ -19,18 +19,19 @@ CtaDispatcher::CtaDispatcher(Workload& workload, std::vector<SmCore*> sms, StatG
       instructions_(
           stats_.counter("instructions", "warp memory instructions over all kernels", "instructions")) {
   if (sms_.empty()) throw ConfigError("CTA dispatcher: no SMs");
-  for (SmCore* sm : sms_) sm->set_dispatcher(this);
+  for (StreamingMultiprocessor* sm : sms_) sm->set_dispatcher(this);
 }
 
 void CtaDispatcher::start() {
-  if (started_) throw std::logic_error("CTA dispatcher started twice");
+  if (started_ && !done_) throw std::logic_error("CTA dispatcher started while its workload runs");
   started_ = true;
+  done_ = false;
   begin_next_kernel();
 }
 
 uint64_t CtaDispatcher::total_instructions() const {
   uint64_t n = 0;
-  for (const SmCore* sm : sms_) n += sm->warp_insts();
+  for (const StreamingMultiprocessor* sm : sms_) n += sm->warp_insts();
   return n;
 }
 
@@ -38,7 +39,7 @@ void CtaDispatcher::check_kernel(const KernelInfo& k) const {
   const std::string who = "workload '" + workload_.name() + "': kernel '" + k.name + "'";
   if (k.num_ctas == 0) throw ConfigError(who + " has no CTAs");
   if (k.threads_per_cta == 0) throw ConfigError(who + " has no threads per CTA");
-  for (const SmCore* sm : sms_)
+  for (const StreamingMultiprocessor* sm : sms_)
     if (sm->fits_empty(k)) return;
   const SmParams& p = sms_[0]->params();
   throw ConfigError(who + ": one CTA (" + std::to_string(k.threads_per_cta) + " threads, " +
@@ -75,7 +76,7 @@ void CtaDispatcher::initial_fill() {
   bool placed = true;
   while (placed && dispatched_ < info_.num_ctas) {
     placed = false;
-    for (SmCore* sm : sms_) {
+    for (StreamingMultiprocessor* sm : sms_) {
       if (dispatched_ == info_.num_ctas) break;
       if (!sm->can_accept(info_)) continue;
       dispatch_to(*sm);
@@ -84,7 +85,7 @@ void CtaDispatcher::initial_fill() {
   }
 }
 
-void CtaDispatcher::dispatch_to(SmCore& sm) {
+void CtaDispatcher::dispatch_to(StreamingMultiprocessor& sm) {
   std::unique_ptr<CtaWork> cta = kernel_->next_cta();
   if (!cta)
     throw ConfigError("workload '" + workload_.name() + "': kernel '" + info_.name +
@@ -94,7 +95,7 @@ void CtaDispatcher::dispatch_to(SmCore& sm) {
   sm.launch(std::move(cta), info_);
 }
 
-void CtaDispatcher::cta_finished(SmCore& sm) {
+void CtaDispatcher::cta_finished(StreamingMultiprocessor& sm) {
   if (done_ || !kernel_) throw std::logic_error("CTA finished with no kernel running");
   ++finished_;
   ++ctas_run_;
@@ -104,7 +105,7 @@ void CtaDispatcher::cta_finished(SmCore& sm) {
 
 void CtaDispatcher::end_kernel() {
   // Every CTA retires only after its last response, so nothing can be in flight here.
-  for (const SmCore* sm : sms_)
+  for (const StreamingMultiprocessor* sm : sms_)
     if (!sm->idle())
       throw std::logic_error("kernel '" + info_.name + "' ended while " + sm->name() + " is busy");
   KernelRecord& rec = records_.back();

@@ -17,7 +17,7 @@
 
 namespace gms {
 
-class SmCore;
+class StreamingMultiprocessor;
 
 struct KernelRecord {
   std::string name;
@@ -31,8 +31,8 @@ struct KernelRecord {
 class CtaDispatcher {
  public:
   // Registers itself with every SM; statistics go to a child group `kernels` of `parent` (env.stats).
-  CtaDispatcher(Workload& workload, std::vector<SmCore*> sms, StatGroup& parent);
-  CtaDispatcher(Workload& workload, std::vector<SmCore*> sms, const BlockEnv& env)
+  CtaDispatcher(Workload& workload, std::vector<StreamingMultiprocessor*> sms, StatGroup& parent);
+  CtaDispatcher(Workload& workload, std::vector<StreamingMultiprocessor*> sms, const BlockEnv& env)
       : CtaDispatcher(workload, std::move(sms), *env.stats) {}
   CtaDispatcher(const CtaDispatcher&) = delete;
   CtaDispatcher& operator=(const CtaDispatcher&) = delete;
@@ -43,12 +43,14 @@ class CtaDispatcher {
 
   // Starts the first kernel (before sc_start or at any time during simulation). Throws ConfigError for a
   // kernel without CTAs or whose CTA fits no SM; later kernels throw the same from inside the simulation.
+  // Once done(), start() may be called again: the workload's next kernels run (a host launching more work
+  // into a workload that had run dry); kernels keep their numbering and statistics.
   void start();
   bool done() const { return done_; }
   // When the last kernel ended (valid once done()).
   sc_core::sc_time finish_time() const { return finish_time_; }
   // An SM finished (and released) one CTA.
-  void cta_finished(SmCore& sm);
+  void cta_finished(StreamingMultiprocessor& sm);
 
   const std::vector<KernelRecord>& kernels() const { return records_; }
   const std::string& current_kernel() const { return info_.name; }
@@ -57,12 +59,12 @@ class CtaDispatcher {
   void begin_next_kernel();
   void check_kernel(const KernelInfo& k) const;
   void initial_fill();
-  void dispatch_to(SmCore& sm);
+  void dispatch_to(StreamingMultiprocessor& sm);
   void end_kernel();
   uint64_t total_instructions() const;
 
   Workload& workload_;
-  std::vector<SmCore*> sms_;
+  std::vector<StreamingMultiprocessor*> sms_;
   MemObserver* observer_ = nullptr;
   std::vector<std::function<void()>> hooks_;
   std::function<void()> on_done_;

@@ -18,12 +18,9 @@ uint32_t regs_of(const KernelInfo& k) {
 
 SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, const BlockEnv& env,
                MemObserver* observer)
-    : sc_core::sc_module(name),
-      isock("isock"),
+    : StreamingMultiprocessor(name, sm_id, observer),
       p_(p),
-      sm_id_(sm_id),
       env_(env),
-      observer_(observer),
       clock_(p.clock_mhz),
       port_([this](Payload& t, tlm::tlm_phase& ph,
                    sc_core::sc_time& d) { return isock->nb_transport_fw(t, ph, d); },
@@ -58,7 +55,6 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
                                        "instructions")),
       load_latency_(stats_.histogram("load_latency", "load instruction issue to its last line response",
                                      "cycles", 16, 64)) {
-  isock.register_nb_transport_bw(this, &SmCore::nb_transport_bw);
   if (!env.pool) throw std::invalid_argument(std::string(name) + ": BlockEnv has no payload pool");
   stats_.formula(
       "lines_per_inst", "line requests per warp instruction (coalescing)", "requests/instruction",

@@ -4,7 +4,6 @@
 // cycles with work (an issue, a send, a finished CTA to report).
 #pragma once
 #include <tlm.h>
-#include <tlm_utils/simple_initiator_socket.h>
 
 #include <systemc>
 
@@ -19,53 +18,48 @@
 #include "models/common/trace.h"
 #include "models/common/workload.h"
 #include "models/sm/sm_params.h"
+#include "models/sm/streaming_multiprocessor.h"
 #include "models/sm/sub_partitions.h"
 #include "models/sm/warp_state.h"
 
 namespace gms {
 
-class CtaDispatcher;
-
-class SmCore : public sc_core::sc_module {
+class SmCore : public StreamingMultiprocessor {
  public:
-  tlm_utils::simple_initiator_socket<SmCore> isock;  // to this SM's L1
-
   SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, const BlockEnv& env,
          MemObserver* observer /* nullable */);
 
-  void set_dispatcher(CtaDispatcher* d) { dispatcher_ = d; }
   // Room for one more CTA of this kernel now (CTAs, warps, threads, registers, shared memory).
-  bool can_accept(const KernelInfo& k) const;
+  bool can_accept(const KernelInfo& k) const override;
   // Whether one CTA of this kernel fits an empty SM at all.
-  bool fits_empty(const KernelInfo& k) const;
-  void launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k);
+  bool fits_empty(const KernelInfo& k) const override;
+  void launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) override;
   // No resident CTA and no request in flight.
-  bool idle() const { return resident_ctas_ == 0 && in_flight_ == 0; }
+  bool idle() const override { return resident_ctas_ == 0 && in_flight_ == 0; }
 
   // Issue pause (the adaptive LLC's reconfiguration, paper 004 section 4.1): no new instruction issues; the
   // lines of an instruction already issued still go out, and responses are taken. Resuming wakes the SM.
-  void pause_issue(bool paused);
+  void pause_issue(bool paused) override;
   bool issue_paused() const { return paused_; }
   // Nothing of this SM is in the memory system: no line waiting to go out, none in flight.
-  bool drained() const { return in_flight_ == 0 && pipe_next_ == pipe_lines_.size(); }
+  bool drained() const override { return in_flight_ == 0 && pipe_next_ == pipe_lines_.size(); }
 
-  unsigned sm_id() const { return sm_id_; }
-  const Clock& clock() const { return clock_; }
-  const SmParams& params() const { return p_; }
-  uint64_t warp_insts() const { return warp_insts_.value; }
+  const Clock& clock() const override { return clock_; }
+  const SmParams& params() const override { return p_; }
+  uint64_t warp_insts() const override { return warp_insts_.value; }
   uint32_t in_flight() const { return in_flight_; }
   // Entries created in the instruction and line tables: grows with what was in flight at once, not with the
   // configured limits.
   size_t table_entries() const { return insts_.created() + lines_.created(); }
   // When the last response arrived (0 before the first): the run's livelock watchdog counts from it.
-  uint64_t last_response_ps() const { return last_response_ps_; }
+  uint64_t last_response_ps() const override { return last_response_ps_; }
   // The byte a store writes at addr: a fixed function of the SM, its store counter and the address, so
   // every store instruction leaves a recognisable pattern.
   static uint8_t store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr);
-  const StatGroup& stats() const { return stats_; }
+  const StatGroup& stats() const override { return stats_; }
 
  private:
-  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) {
+  tlm::tlm_sync_enum nb_transport_bw(Payload& t, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
     return port_.nb_transport_bw(t, ph, d);
   }
   void tick();
@@ -100,10 +94,7 @@ class SmCore : public sc_core::sc_module {
   static uint64_t store_word(unsigned sm_id, uint64_t store_seq, uint64_t addr8);
 
   SmParams p_;
-  unsigned sm_id_;
   BlockEnv env_;
-  MemObserver* observer_;
-  CtaDispatcher* dispatcher_ = nullptr;
   Clock clock_;
   Wakeup wake_;
   AtInitiatorPort port_;

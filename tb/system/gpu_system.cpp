@@ -199,19 +199,20 @@ void GpuSystem::build() {
   first = 0;
   for (size_t p = 0; p < programs_.size(); ++p) {
     const unsigned n = programs_[p].num_sms;
-    std::vector<SmCore*> sm_ptrs;
+    std::vector<StreamingMultiprocessor*> sm_ptrs;
     for (unsigned i = first; i < first + n; ++i) sm_ptrs.push_back(sms_[i].get());
     if (cfg_.system.cta_order == "clusters") {  // two-level round-robin: clusters first, then their SMs
       const unsigned k = map_->slices_per_channel();
-      std::stable_sort(sm_ptrs.begin(), sm_ptrs.end(), [n_sm, k](const SmCore* a, const SmCore* b) {
-        auto rank = [n_sm, k](unsigned sm) {  // (position within its cluster, cluster)
-          const unsigned c = sm_cluster(sm, n_sm, k);
-          unsigned first_of_c = 0;
-          while (sm_cluster(first_of_c, n_sm, k) != c) ++first_of_c;
-          return std::make_pair(sm - first_of_c, c);
-        };
-        return rank(a->sm_id()) < rank(b->sm_id());
-      });
+      std::stable_sort(sm_ptrs.begin(), sm_ptrs.end(),
+                       [n_sm, k](const StreamingMultiprocessor* a, const StreamingMultiprocessor* b) {
+                         auto rank = [n_sm, k](unsigned sm) {  // (position within its cluster, cluster)
+                           const unsigned c = sm_cluster(sm, n_sm, k);
+                           unsigned first_of_c = 0;
+                           while (sm_cluster(first_of_c, n_sm, k) != c) ++first_of_c;
+                           return std::make_pair(sm - first_of_c, c);
+                         };
+                         return rank(a->sm_id()) < rank(b->sm_id());
+                       });
     }
     fences_.push_back(std::make_unique<WorkloadFence>(*programs_[p].workload));
     auto d = std::make_unique<CtaDispatcher>(*fences_.back(), sm_ptrs, program_stats(p));

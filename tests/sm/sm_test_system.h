@@ -20,7 +20,7 @@ struct SmSystem {
     env.stats = &root;
     env.trace = trace;
     env.pool = &pool;
-    std::vector<SmCore*> cores;
+    std::vector<StreamingMultiprocessor*> cores;
     for (unsigned i = 0; i < num_sms; ++i) {
       sms.push_back(std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), p, i, env, observer));
       l1s.push_back(
