@@ -7,18 +7,7 @@
 #include <sstream>
 
 #include "models/common/clock.h"
-#include "models/common/sm_clusters.h"
-#include "models/dram/backing_store.h"
-#include "models/dram/dram_channel.h"
-#include "models/l1/l1_cache.h"
-#include "models/llc/adaptive/adaptive_controller.h"
-#include "models/llc/last_level_cache.h"
-#include "models/llc/llc_mode_controller.h"
-#include "models/llc/slice_selector.h"
-#include "models/noc/interconnect.h"
-#include "models/protocol/protocol_checker.h"
-#include "models/sm/cta_dispatcher.h"
-#include "models/sm/sm_core.h"
+#include "models/system/gpu_mem_sys.h"
 #include "models/system/memory_budget.h"
 #include "tb/checker/golden_memory.h"
 #include "tb/system/workload_fence.h"
@@ -65,175 +54,38 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
     trace_ = std::make_unique<TraceSelector>(opt_.vcd_path, opt_.traces);
     trace_->set_window_ps(opt_.trace_from_ps, opt_.trace_to_ps);
   }
-  env_.stats = &root_;
-  env_.trace = trace_.get();
-  env_.pool = &pool_;
-  env_.seed = cfg_.system.seed;
-  wake_ = std::make_unique<WakeScheduler>("wake");
-  env_.wake = wake_.get();
-  decisions_ = std::make_unique<DecisionBoard>(env_.trace_file("decisions"));
-  env_.decisions = decisions_.get();
-  build();
-  add_system_formulas();
-}
-
-GpuSystem::~GpuSystem() = default;
-
-template <class I, class T>
-void GpuSystem::connect(I& i, T& t, const std::string& link) {
-  if (!cfg_.system.protocol_check) {
-    i.bind(t);
-    return;
-  }
-  ProtocolCheckerParams p;
-  p.link = link;
-  protocol_checkers_.push_back(std::make_unique<ProtocolChecker>(("check_" + link).c_str(), env_, p));
-  i.bind(protocol_checkers_.back()->tsock);
-  protocol_checkers_.back()->isock.bind(t);
-}
-
-void GpuSystem::build() {
-  map_ = std::make_unique<AddressMap>(cfg_.memory_map);
-  store_ = std::make_unique<BackingStore>();
-  // A single program keeps the flat statistics layout; several get one group each (program name).
+  // A single program keeps the flat statistics layout; several get one group each (program name). The
+  // program groups and checkers come first in the statistics tree, the blocks after them.
   const bool multi = programs_.size() > 1;
-  std::vector<GoldenMemory*> observer_of_sm(cfg_.sm.count, nullptr);
-  unsigned first = 0;
   for (size_t p = 0; p < programs_.size(); ++p) {
     if (multi) {
       std::string name = programs_[p].name.empty() ? "program" + std::to_string(p) : programs_[p].name;
       program_groups_.push_back(std::make_unique<StatGroup>(root_, name, "program " + std::to_string(p)));
     }
-    if (opt_.check_data) {
-      checkers_.push_back(std::make_unique<GoldenMemory>(program_stats(p)));
-      for (unsigned i = first; i < first + programs_[p].num_sms; ++i)
-        observer_of_sm[i] = checkers_.back().get();
-    }
+    if (opt_.check_data) checkers_.push_back(std::make_unique<GoldenMemory>(program_stats(p)));
+  }
+  GpuMemSysOptions mo;
+  mo.stats = &root_;
+  mo.trace = trace_.get();
+  mem_ = std::make_unique<GpuMemSys>("gpu", cfg_, mo);
+  unsigned first = 0;
+  for (size_t p = 0; p < programs_.size(); ++p) {
+    fences_.push_back(std::make_unique<WorkloadFence>(*programs_[p].workload));
+    mem_->add_program(*fences_.back(), first, programs_[p].num_sms, program_stats(p),
+                      opt_.check_data ? checkers_[p].get() : nullptr, programs_[p].llc_mode);
     first += programs_[p].num_sms;
   }
+  add_system_formulas();
+}
 
-  const unsigned n_sm = cfg_.sm.count, n_slices = cfg_.llc.slices, n_ch = cfg_.dram.channels;
-  SmParams smp = cfg_.sm;
-  smp.line_bytes = cfg_.l1.line_bytes;  // the coalescer works at the L1's line size
-  for (unsigned i = 0; i < n_sm; ++i) {
-    sms_.push_back(
-        std::make_unique<SmCore>(("sm" + std::to_string(i)).c_str(), smp, i, env_, observer_of_sm[i]));
-    l1s_.push_back(make_l1(cfg_.l1, ("l1_" + std::to_string(i)).c_str(), i, env_));
-    connect(sms_[i]->isock, l1s_[i]->tsock, "sm" + std::to_string(i) + "_l1");
-  }
-  const AddressMap* map = map_.get();
-  slices_ = std::make_unique<SliceSelector>(*map, n_sm);  // shared LLC until a mode controller switches it
-  const SliceSelector* sel = slices_.get();
-  // The adaptive controller counts every routed request for its LSP estimate (made below, before any runs).
-  AdaptiveLlcController* const* adaptive = &adaptive_ctl_raw_;
-  noc_ = make_interconnect(
-      cfg_.noc, "xbar",
-      [sel, map, adaptive](const tlm::tlm_generic_payload& t, unsigned sm) {
-        if (*adaptive) (*adaptive)->on_route(map->slice_of(t.get_address()), sm);
-        return sel->slice_for(t.get_address(), sm);
-      },
-      env_, map->slices_per_channel());
-  // A debug write reaches every slice that may hold the line (a private LLC keeps a copy per cluster).
-  noc_->set_debug_targets(
-      [sel](uint64_t addr, unsigned, std::vector<unsigned>& out) { sel->holders(addr, out); });
-  for (unsigned i = 0; i < n_sm; ++i) connect(l1s_[i]->isock, noc_->up, "l1_" + std::to_string(i) + "_noc");
-  for (unsigned c = 0; c < n_ch; ++c)
-    drams_.push_back(std::make_unique<DramChannel>(("dram" + std::to_string(c)).c_str(), cfg_.dram, c, *map_,
-                                                   *store_, env_));
-  LlcParams llc = cfg_.llc;
-  if (cfg_.l1.design == "gcache") {  // G-Cache's L1s read their victim bits from the LLC replies
-    llc.victim_bit_l1s = n_sm;
-    llc.sms_per_victim_bit = cfg_.l1.gcache.sms_per_victim_bit;
-  }
-  llc.map_slices = cfg_.memory_map.num_slices;  // a non-power-of-two set index spreads the slice's own lines
-  llc.map_chunk_lines = uint32_t(cfg_.memory_map.interleave_bytes / kLineBytes);
-  for (unsigned s = 0; s < n_slices; ++s) {
-    llcs_.push_back(make_llc(llc, ("llc" + std::to_string(s)).c_str(), s, env_));
-    connect(noc_->down, llcs_[s]->tsock, "noc_llc" + std::to_string(s));
-    connect(llcs_[s]->isock, drams_[s / map_->slices_per_channel()]->tsock,
-            "llc" + std::to_string(s) + "_dram");
-  }
+GpuSystem::~GpuSystem() = default;
 
-  std::vector<LastLevelCache*> slice_ptrs;
-  for (auto& l : llcs_) slice_ptrs.push_back(l.get());
-  LlcModeController::SystemHooks hooks;
-  hooks.pause_sms = [this](bool on) {
-    for (auto& sm : sms_) sm->pause_issue(on);
-  };
-  hooks.sms_drained = [this] {
-    for (const auto& sm : sms_)
-      if (!sm->drained()) return false;
-    return true;
-  };
-  hooks.mcr = [this] { return noc_->mc_router_control(); };
-  hooks.finished = [this] { return all_done(); };
-  if (cfg_.noc.type != "full")  // router networks have an energy model
-    hooks.noc_energy_nj = [this] { return root_.value("xbar.energy_nj"); };
-  mode_ctl_ = std::make_unique<LlcModeController>("llc_mode", cfg_.llc.clock_mhz, *slices_, slice_ptrs,
-                                                  std::move(hooks), env_);
-  mode_ctl_->set_initial(cfg_.llc.mode == "private" ? LlcMode::Private : LlcMode::Shared);
-  mode_ctl_->force_switches(cfg_.llc.force_switch_cycles);
-  bool per_program = false;
-  for (const ProgramSpec& p : programs_) per_program = per_program || !p.llc_mode.empty();
-  if (per_program) {
-    if (cfg_.llc.mode == "adaptive" || cfg_.llc.force_switch_cycles)
-      throw ConfigError(
-          "llc.mode: per-program llc_mode (programs file) needs llc.mode shared or private and no "
-          "llc.force_switch_cycles: the organisation of each program is fixed");
-    std::vector<LlcModeController::Range> ranges;
-    unsigned sm = 0;
-    for (const ProgramSpec& p : programs_) {
-      const std::string& m = p.llc_mode.empty() ? cfg_.llc.mode : p.llc_mode;
-      ranges.push_back({sm, sm + p.num_sms, m == "private" ? LlcMode::Private : LlcMode::Shared});
-      sm += p.num_sms;
-    }
-    mode_ctl_->set_initial_ranges(std::move(ranges));
-  }
-  if (cfg_.llc.mode == "adaptive") {
-    adaptive_ctl_ = std::make_unique<AdaptiveLlcController>("llc_adaptive", cfg_.llc_adaptive,
-                                                            cfg_.llc.clock_mhz, *mode_ctl_, *slices_,
-                                                            slice_ptrs, env_, [this] { return all_done(); });
-    adaptive_ctl_raw_ = adaptive_ctl_.get();
-  }
-
-  first = 0;
-  for (size_t p = 0; p < programs_.size(); ++p) {
-    const unsigned n = programs_[p].num_sms;
-    std::vector<StreamingMultiprocessor*> sm_ptrs;
-    for (unsigned i = first; i < first + n; ++i) sm_ptrs.push_back(sms_[i].get());
-    if (cfg_.system.cta_order == "clusters") {  // two-level round-robin: clusters first, then their SMs
-      const unsigned k = map_->slices_per_channel();
-      std::stable_sort(sm_ptrs.begin(), sm_ptrs.end(),
-                       [n_sm, k](const StreamingMultiprocessor* a, const StreamingMultiprocessor* b) {
-                         auto rank = [n_sm, k](unsigned sm) {  // (position within its cluster, cluster)
-                           const unsigned c = sm_cluster(sm, n_sm, k);
-                           unsigned first_of_c = 0;
-                           while (sm_cluster(first_of_c, n_sm, k) != c) ++first_of_c;
-                           return std::make_pair(sm - first_of_c, c);
-                         };
-                         return rank(a->sm_id()) < rank(b->sm_id());
-                       });
-    }
-    fences_.push_back(std::make_unique<WorkloadFence>(*programs_[p].workload));
-    auto d = std::make_unique<CtaDispatcher>(*fences_.back(), sm_ptrs, program_stats(p));
-    if (opt_.check_data) d->set_observer(checkers_[p].get());
-    if (cfg_.l1.flush_at_kernel_end)  // a kernel boundary of this program flushes its SMs' L1s only
-      for (unsigned i = first; i < first + n; ++i) {
-        L1Cache* l1 = l1s_[i].get();
-        d->add_kernel_end_hook([l1] { l1->invalidate_all(); });
-      }
-    // Software coherence: a private LLC is flushed with the L1s at a kernel boundary (paper 004 s4.1).
-    d->add_kernel_end_hook([ctl = mode_ctl_.get()] { ctl->kernel_end_flush(); });
-    if (adaptive_ctl_)  // the next kernel starts as this one ends: Rule 3 and a new profiling window
-      d->add_kernel_end_hook([a = adaptive_ctl_.get()] { a->on_kernel_launch(); });
-    for (unsigned i = first; i < first + n; ++i) sms_[i]->set_dispatcher(d.get());
-    dispatchers_.push_back(std::move(d));
-    first += n;
-  }
+BackingStore& GpuSystem::memory() {
+  return mem_->memory();
 }
 
 const std::vector<std::string>& GpuSystem::llc_timeline() const {
-  return mode_ctl_->timeline();
+  return mem_->llc_timeline();
 }
 
 StatGroup& GpuSystem::program_stats(size_t program) {
@@ -246,9 +98,7 @@ void GpuSystem::throw_input_errors() const {
 }
 
 bool GpuSystem::all_done() const {
-  for (const auto& d : dispatchers_)
-    if (!d->done()) return false;
-  return true;
+  return mem_->workloads_done();
 }
 
 uint64_t GpuSystem::mismatches() const {
@@ -303,11 +153,7 @@ void GpuSystem::add_system_formulas() {
             });
   s.formula("protocol_violations",
             "TLM base-protocol violations on all checked links (system.protocol_check)", "violations",
-            [this] {
-              double n = 0;
-              for (const auto& c : protocol_checkers_) n += double(c->violations());
-              return n;
-            });
+            [this] { return double(mem_->protocol_violations()); });
   s.formula("noc_request_flits", "flits through the request network", "flits",
             [&r] { return sum_prefix(r, "xbar", "req.flits"); });
   s.formula("noc_reply_flits", "flits through the reply network", "flits",
@@ -336,10 +182,7 @@ void GpuSystem::add_system_formulas() {
 }
 
 double GpuSystem::finish_ps() const {
-  if (dispatchers_.empty() || !all_done()) return sc_core::sc_time_stamp().to_seconds() * 1e12;
-  sc_core::sc_time t = sc_core::SC_ZERO_TIME;
-  for (const auto& d : dispatchers_) t = std::max(t, d->finish_time());
-  return t.to_seconds() * 1e12;
+  return mem_->finish_time().to_seconds() * 1e12;
 }
 
 uint64_t GpuSystem::completed_requests() const {
@@ -390,9 +233,7 @@ sc_time us_time(uint64_t us) {
 }  // namespace
 
 sc_core::sc_time GpuSystem::last_completion() const {
-  uint64_t ps = 0;
-  for (const auto& sm : sms_) ps = std::max(ps, sm->last_response_ps());
-  return std::max(run_start_, Clock::ps(ps));
+  return std::max(run_start_, Clock::ps(mem_->last_response_ps()));
 }
 
 double GpuSystem::total_responses() const {
@@ -437,7 +278,7 @@ RunResult GpuSystem::run() {
   bool printed = false;
   run_start_ = sc_core::sc_time_stamp();
   try {
-    for (auto& d : dispatchers_) d->start();
+    mem_->start_programs();
   } catch (const std::exception&) {
     throw_input_errors();
     throw;

@@ -1,14 +1,13 @@
-// Assembles any number of SMs, L1s, LLC slices and DRAM channels from a SystemConfig, binds their
-// sockets (SM -> L1 -> interconnect -> LLC slice -> DRAM channel) and runs a workload to completion.
+// Runs workloads on the GPU memory system (models/system: GpuMemSys, which builds and binds the blocks) to
+// completion: the run loop with its limits (system.max_time_us, the system.watchdog_us livelock watchdog,
+// deadlock), the drain of in-flight traffic, the progress line, the golden-memory checkers, the VCD and the
+// whole-system totals (statistics group `system`).
 #pragma once
 #include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "models/common/address_map.h"
-#include "models/common/block_env.h"
-#include "models/common/payload_pool.h"
 #include "models/common/stats.h"
 #include "models/common/trace.h"
 #include "models/common/workload.h"
@@ -16,16 +15,7 @@
 
 namespace gms {
 
-class SmCore;
-class CtaDispatcher;
-class L1Cache;
-class Interconnect;
-class LastLevelCache;
-class SliceSelector;
-class LlcModeController;
-class ProtocolChecker;
-class AdaptiveLlcController;
-class DramChannel;
+class GpuMemSys;
 class BackingStore;
 class GoldenMemory;
 class WorkloadFence;
@@ -74,7 +64,8 @@ class GpuSystem {
   StatGroup& stats() { return root_; }
   // The LLC organisation's timeline (LlcModeController::timeline): initial mode, switch requests, switches.
   const std::vector<std::string>& llc_timeline() const;
-  BackingStore& memory() { return *store_; }
+  BackingStore& memory();
+  GpuMemSys& memory_system() { return *mem_; }
   GoldenMemory* checker() { return checkers_.empty() ? nullptr : checkers_[0].get(); }
   // Per program (one for a single workload); the statistics parent of program i (the root if single).
   GoldenMemory* checker(size_t program) {
@@ -95,7 +86,6 @@ class GpuSystem {
   void close_trace();
 
  private:
-  void build();
   void add_system_formulas();
   uint64_t completed_requests() const;
   sc_core::sc_time last_completion() const;  // the last response an SM received (the run's start if none)
@@ -103,6 +93,8 @@ class GpuSystem {
   void step_towards(const sc_core::sc_time& limit);
   void drain(RunResult& res);
   double finish_ps() const;  // when the last warp finished (now, while running)
+  bool all_done() const;
+  void throw_input_errors() const;  // a workload's bad input found during the run -> ConfigError
 
   std::chrono::steady_clock::time_point build_start_ = std::chrono::steady_clock::now();
   SystemConfig cfg_;
@@ -112,32 +104,10 @@ class GpuSystem {
   std::vector<std::unique_ptr<WorkloadFence>> fences_;  // one per program: input errors found mid-run
   StatGroup root_{"gpumemsys"};
   std::unique_ptr<StatGroup> sys_stats_;
-  PayloadPool pool_;
   std::unique_ptr<TraceSelector> trace_;
-  std::unique_ptr<WakeScheduler> wake_;       // every block's timed wake-ups (outlives the blocks)
-  std::unique_ptr<DecisionBoard> decisions_;  // cross-SM decisions (TSC+ mode, SM dueling)
-  BlockEnv env_;
-  std::unique_ptr<AddressMap> map_;
-  std::unique_ptr<SliceSelector> slices_;  // which slice serves a request (shared / private per SM)
-  std::unique_ptr<LlcModeController> mode_ctl_;
-  std::vector<std::unique_ptr<ProtocolChecker>> protocol_checkers_;  // system.protocol_check
-  // Binds initiator socket `i` to target socket `t`, through a protocol checker named `link` when
-  // system.protocol_check is set.
-  template <class I, class T>
-  void connect(I& i, T& t, const std::string& link);
-  std::unique_ptr<AdaptiveLlcController> adaptive_ctl_;  // llc.mode: adaptive
-  AdaptiveLlcController* adaptive_ctl_raw_ = nullptr;    // read by the route function (made before it)
-  std::unique_ptr<BackingStore> store_;
   std::vector<std::unique_ptr<GoldenMemory>> checkers_;
-  std::vector<std::unique_ptr<SmCore>> sms_;
-  std::vector<std::unique_ptr<L1Cache>> l1s_;
-  std::unique_ptr<Interconnect> noc_;
-  std::vector<std::unique_ptr<LastLevelCache>> llcs_;
-  std::vector<std::unique_ptr<DramChannel>> drams_;
-  std::vector<std::unique_ptr<CtaDispatcher>> dispatchers_;
+  std::unique_ptr<GpuMemSys> mem_;  // the module "gpu" (its blocks: gpu.sm0, gpu.l1_0, ...)
   sc_core::sc_time run_start_;
-  bool all_done() const;
-  void throw_input_errors() const;  // a workload's bad input found during the run -> ConfigError
 };
 
 }  // namespace gms
