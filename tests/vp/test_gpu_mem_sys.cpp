@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "examples/vp/vector_kernel.h"
 #include "models/dram/backing_store.h"
 #include "models/dram/memory_channel.h"
 #include "models/l1/l1_cache.h"
@@ -14,14 +15,11 @@
 #include "models/sm/streaming_multiprocessor.h"
 #include "models/system/gpu_mem_sys.h"
 #include "tests/vp/host_initiator.h"
-#include "tests/vp/vp_workload.h"
 
 namespace {
 
 using gms::GpuMemSys;
 using gms::test::HostInitiator;
-using gms::test::RecordingObserver;
-using gms::test::VectorKernelWorkload;
 using sc_core::sc_time;
 
 constexpr uint64_t kSrc = 0x100000, kDst = 0x200000;
@@ -61,8 +59,8 @@ TEST(GpuMemSys, BuildsNamedBlocksAndRunsNothingByItself) {
 // stores the destination, the host reads the destination back three ways.
 void round_trip(const gms::SystemConfig& cfg) {
   GpuMemSys gpu("gpu", cfg);
-  RecordingObserver obs;
-  VectorKernelWorkload wl(kSrc, kDst, kCtas);
+  AccessLog obs;
+  VectorKernel wl("vector", kSrc, kDst, kCtas);
   unsigned done_calls = 0;
   HostInitiator host("host", [&](HostInitiator& h) {
     sc_time delay = sc_core::SC_ZERO_TIME;
@@ -124,8 +122,8 @@ TEST(GpuMemSys, HostDataRoundTripsThroughALaunchAdaptiveLlcOnHxbar) {
 // lines across kernels.
 TEST(GpuMemSys, SecondLaunchSeesWhatTheHostWroteBetweenLaunches) {
   GpuMemSys gpu("gpu", config("tiny.yaml", {"l1.flush_at_kernel_end=false"}));
-  RecordingObserver first, second;
-  VectorKernelWorkload load1(kSrc, kDst, kCtas, false), load2(kSrc, kDst, kCtas, false);
+  AccessLog first, second;
+  VectorKernel load1("vector", kSrc, kDst, kCtas, false), load2("vector", kSrc, kDst, kCtas, false);
   HostInitiator host("host", [&](HostInitiator& h) {
     sc_time delay = sc_core::SC_ZERO_TIME;
     h.write(kSrc, host_buffer(0), delay);
@@ -154,7 +152,7 @@ TEST(GpuMemSys, SecondLaunchSeesWhatTheHostWroteBetweenLaunches) {
 
 TEST(GpuMemSys, DmiIsRefusedWhileALaunchRuns) {
   GpuMemSys gpu("gpu", config("tiny.yaml"));
-  VectorKernelWorkload wl(kSrc, kDst, kCtas);
+  VectorKernel wl("vector", kSrc, kDst, kCtas);
   HostInitiator host("host", [&](HostInitiator& h) {
     tlm::tlm_dmi dmi;
     gpu.launch(wl);
@@ -177,8 +175,8 @@ TEST(GpuMemSys, DmiIsRefusedWhileALaunchRuns) {
 // through the host socket see them though the backing store does not have them yet; DMI is refused.
 TEST(GpuMemSys, HostDebugReadsSeeDirtyLinesHeldInTheLlc) {
   GpuMemSys gpu("gpu", config("tiny.yaml"));
-  RecordingObserver obs;
-  VectorKernelWorkload wl(kSrc, kDst, kCtas);
+  AccessLog obs;
+  VectorKernel wl("vector", kSrc, kDst, kCtas);
   gms::StatGroup program("program");
   gpu.add_program(wl, 0, 2, program, &obs);
   HostInitiator host("host", [](HostInitiator&) {});

@@ -6,12 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "examples/vp/vector_kernel.h"
 #include "models/dram/backing_store.h"
 #include "models/dram/memory_channel.h"
 #include "models/sm/sm_core.h"
 #include "models/system/gpu_mem_sys.h"
 #include "tests/vp/host_initiator.h"
-#include "tests/vp/vp_workload.h"
 
 namespace {
 
@@ -81,8 +81,8 @@ TEST(GpuMemSysStandIns, FlatMemoryAndFactoryBuiltSmsCarryHostDataThroughALaunch)
   EXPECT_EQ(sms_made, gpu.num_sms());
   constexpr uint64_t src = 0x40000, dst = 0x80000;
   constexpr uint32_t ctas = 32;
-  gms::test::RecordingObserver obs;
-  gms::test::VectorKernelWorkload wl(src, dst, ctas);
+  AccessLog obs;
+  VectorKernel wl("vector", src, dst, ctas);
   gms::test::HostInitiator host("host", [&](gms::test::HostInitiator& h) {
     std::vector<uint8_t> in(ctas * 128);
     for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 13 + 1);
