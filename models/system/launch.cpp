@@ -8,6 +8,7 @@
 
 #include "models/common/clock.h"
 #include "models/l1/l1_cache.h"
+#include "models/llc/adaptive/adaptive_controller.h"
 #include "models/llc/last_level_cache.h"
 #include "models/llc/llc_mode_controller.h"
 #include "models/sm/cta_dispatcher.h"
@@ -35,6 +36,10 @@ void GpuMemSys::launch(Workload& w, std::function<void()> on_done, MemObserver* 
   on_done_ = std::move(on_done);
   launches_->set(&w);
   busy_ = true;
+  // The adaptive LLC learns of each kernel launch (a new profiling window, paper 004 Rule 3) from the
+  // dispatcher at kernel ends; the first kernel of a launch is announced here, and the controller, idle
+  // while nothing ran, schedules its windows again.
+  if (adaptive_ctl_) adaptive_ctl_->on_kernel_launch();
   try {
     host_dispatcher_->start();  // a workload without kernels finishes here (settle() still ends it)
   } catch (...) {  // its first kernel cannot run: no launch (the dispatcher keeps that kernel, see header)
