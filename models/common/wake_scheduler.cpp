@@ -15,11 +15,24 @@ Wakeup::~Wakeup() {
   delete own_;
 }
 
-WakeScheduler::WakeScheduler(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+WakeScheduler::WakeScheduler(sc_core::sc_module_name name) : sc_core::sc_module(name) {}
+
+void WakeScheduler::before_end_of_elaboration() {
   SC_HAS_PROCESS(WakeScheduler);
-  SC_METHOD(run);
+  if (waiting_allowed_) {
+    SC_THREAD(run_thread);  // a context switch per batch: only for systems with a block that waits
+  } else {
+    SC_METHOD(run);
+  }
   sensitive << ev_;
   dont_initialize();
+}
+
+void WakeScheduler::run_thread() {
+  for (;;) {
+    run();
+    wait();  // the next notification of ev_
+  }
 }
 
 uint32_t WakeScheduler::add(Wakeup& w) {

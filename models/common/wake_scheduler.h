@@ -10,6 +10,11 @@
 // one notification at a time, the earlier kept; a block notified while it is due in the current delta
 // runs again in the next one. Blocks made without a shared scheduler (unit tests, foreign platforms) get
 // a private one: same semantics, one kernel event per block as before.
+//
+// A block that must wait inside its run (sc_core::wait: an RTL co-simulation transactor waiting delta
+// cycles for its Verilated model, docs/cosim.md) asks for allow_waiting() during elaboration: the
+// scheduler then runs its batches from an SC_THREAD instead of an SC_METHOD. The rest of the batch waits
+// with it, so every block still runs in the same order and at the same simulated time.
 #pragma once
 #include <systemc>
 
@@ -28,6 +33,8 @@ class Wakeup {
   // In the owning block's constructor (elaboration): fn(obj) runs on each notification; through
   // `shared` when given, else through a private scheduler made a child of the block.
   void bind(WakeScheduler* shared, Fn fn, void* obj);
+  // The scheduler that runs the block (after bind).
+  WakeScheduler& scheduler() const { return *sched_; }
   Wakeup(const Wakeup&) = delete;
   Wakeup& operator=(const Wakeup&) = delete;
 
@@ -64,6 +71,9 @@ class WakeScheduler : public sc_core::sc_module {
   uint32_t add(Wakeup& w);
   // At absolute time t (kernel ticks); t <= now: the next delta cycle.
   void notify_at(Wakeup& w, uint64_t t);
+  // Elaboration only: run the blocks from a thread process, so that they may call sc_core::wait.
+  void allow_waiting() { waiting_allowed_ = true; }
+  bool waiting_allowed() const { return waiting_allowed_; }
   // The current time in kernel ticks (cached while the scheduler runs blocks).
   uint64_t now() const { return in_run_ ? now_ : sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
   uint64_t wake_ups() const { return wake_ups_; }  // blocks run so far (for profiling)
@@ -76,8 +86,11 @@ class WakeScheduler : public sc_core::sc_module {
     uint64_t time;              // kernel ticks
     std::vector<uint32_t> ids;  // Wakeup ids; an id whose pending_ is no longer `time` is stale
   };
+  // The process is made when elaboration ends, once the blocks have said whether they wait.
+  void before_end_of_elaboration() override;
   void run();
-  void arm();  // (re)notify the kernel event for the earliest pending instant
+  void run_thread();  // allow_waiting(): run() from a thread, once per notification of ev_
+  void arm();         // (re)notify the kernel event for the earliest pending instant
   void add_to_bucket(uint64_t t, uint32_t id);
   bool live(const Bucket& b) const;  // holds an id still due at b.time
   void drop(size_t k);               // bucket k leaves the live set
@@ -90,6 +103,7 @@ class WakeScheduler : public sc_core::sc_module {
   std::vector<Wakeup*> batch_;  // running now
   uint64_t wake_ups_ = 0;
   bool in_run_ = false;
+  bool waiting_allowed_ = false;
   uint64_t now_ = 0;  // time of the current run (saves the kernel call in notifications made in it)
   uint64_t armed_ = ~uint64_t(0);  // time of the kernel event's pending timed notification (~0: none)
   bool delta_armed_ = false;       // the kernel event has a delta notification pending

@@ -125,3 +125,31 @@ TEST(WakeScheduler, PrivateSchedulerBehavesTheSame) {
   std::sort(t.begin() + 3, t.end());  // two private schedulers at 4 ns: the kernel picks the order
   EXPECT_EQ(t, (std::vector<std::string>{"a@1", "a@2", "a@3", "a@4", "b@4"}));
 }
+
+// allow_waiting(): the blocks run from a thread and may wait delta cycles inside their run; the rest of
+// the batch waits with them, so the order and the simulated times are those of the method.
+TEST(WakeScheduler, WaitingBlockHoldsTheRestOfItsBatch) {
+  WakeScheduler sched("wake");
+  sched.allow_waiting();
+  std::vector<std::string> log;
+  Client a("a", &log, &sched), b("b", &log, &sched), c("c", &log, &sched);
+  Driver d("d");
+  d.body = [&] {
+    a.wake.notify(sc_time(5, SC_NS));
+    b.wake.notify(sc_time(5, SC_NS));
+    c.wake.notify(sc_time(5, SC_NS));
+  };
+  uint64_t a_resumed = 0;
+  a.on_run = [&] {
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    a_resumed = sc_core::sc_delta_count();
+    b.wake.notify(sc_core::SC_ZERO_TIME);  // b is due in this batch already: it runs again after it
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(times_of(log), (std::vector<std::string>{"a@5", "b@5", "c@5", "b@5"}));
+  const auto delta = [](const std::string& s) { return std::stoull(s.substr(s.find('.') + 1)); };
+  EXPECT_EQ(delta(log[1]), a_resumed);  // b ran after a's waits, in the delta a resumed in
+  EXPECT_EQ(delta(log[2]), a_resumed);
+  EXPECT_EQ(delta(log[3]), a_resumed + 1);
+}
