@@ -1,6 +1,7 @@
 #include "models/noc/arbiter.h"
 
 #include "models/common/config.h"
+#include "models/noc/rtl/rtl_cosim.h"
 
 namespace gms {
 
@@ -39,9 +40,10 @@ void RoundRobinArbiter::grant(std::vector<SwitchRequest>& grants) {
   for (const SwitchRequest& g : grants) granted_[g.input >> 6] = 0;
 }
 
-std::unique_ptr<Arbiter> make_arbiter(const std::string& kind) {
+std::unique_ptr<Arbiter> make_arbiter(const std::string& kind, const ArbiterSite& site) {
   if (kind == "rr") return std::make_unique<RoundRobinArbiter>();
-  throw ConfigError("noc.arbiter: unknown arbiter '" + kind + "' (known: rr)");
+  if (kind == "rtl") return make_rtl_arbiter(site);
+  throw ConfigError("noc.arbiter: unknown arbiter '" + kind + "' (known: rr, rtl)");
 }
 
 }  // namespace gms

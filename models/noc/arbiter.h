@@ -1,6 +1,7 @@
 // Switch allocation of one crossbar cycle, behind a small interface so the policy can change (per-output
-// round-robin now; iSLIP with several requests per input later) without touching the network logic.
-// Requests are bitmasks of inputs per output, so a cycle costs per request, not per port.
+// round-robin now; iSLIP with several requests per input later; the Verilated RTL round-robin of
+// models/noc/rtl/) without touching the network logic. Requests are bitmasks of inputs per output, so a
+// cycle costs per request, not per port.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -10,6 +11,8 @@
 #include "models/noc/active_set.h"
 
 namespace gms {
+
+class VcdWriter;
 
 struct SwitchRequest {
   uint32_t input;
@@ -32,6 +35,9 @@ class Arbiter {
   // Answers the requests made since the last call: `grants` receives a matching (every input and every
   // output at most once), in order of each output's first request. State (priority pointers) advances.
   virtual void grant(std::vector<SwitchRequest>& grants) = 0;
+  // True when grant() waits delta cycles for a co-simulated model (sc_core::wait): its caller must run in
+  // a thread process (WakeScheduler::allow_waiting()).
+  virtual bool waits() const { return false; }
   // The same for a list of (input, output) requests.
   void allocate(const std::vector<SwitchRequest>& requests, std::vector<SwitchRequest>& grants) {
     for (const SwitchRequest& r : requests) request(r.input, r.output);
@@ -66,7 +72,16 @@ class RoundRobinArbiter : public Arbiter {
   std::vector<uint32_t> next_;  // per output: the input after its last winner (first in line)
 };
 
-// The arbiter named by NocParams::arbiter ("rr"); ConfigError for unknown names.
-std::unique_ptr<Arbiter> make_arbiter(const std::string& kind);
+// Where an arbiter sits. The RTL arbiter is a SystemC module, made during elaboration as a child of the
+// module being built, and traces its signals into the block's VCD.
+struct ArbiterSite {
+  std::string name = "arbiter";  // module name
+  VcdWriter* tf = nullptr;       // the block's VCD; nullptr: not traced
+  std::string scope;             // VCD scope of its signals
+};
+
+// The arbiter named by NocParams::arbiter ("rr", "rtl"); ConfigError for unknown names and for "rtl" in a
+// build without RTL co-simulation.
+std::unique_ptr<Arbiter> make_arbiter(const std::string& kind, const ArbiterSite& site = {});
 
 }  // namespace gms

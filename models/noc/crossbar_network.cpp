@@ -10,7 +10,7 @@ CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, con
     : p_(p),
       clock_(clock),
       hooks_(hooks),
-      arbiter_(make_arbiter(p.arbiter)),
+      arbiter_(make_arbiter(p.arbiter, {name + "_arbiter", tf, block + "." + name + "_arbiter"})),
       delivery_(parent, name),
       held_count_(delivery_.group.counter(
           "held", "arrivals that found their input buffer full (END phase withheld)", "packets")),

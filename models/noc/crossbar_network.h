@@ -35,6 +35,7 @@ class CrossbarNetwork final : public PacketNetwork {
   using Hooks = PacketNetwork::Hooks;
 
   // `name` is the statistics group under `parent` ("req" / "resp"); probes attach to `tf` when non-null.
+  // Made during elaboration (an RTL arbiter is a child module "<name>_arbiter" of the module being built).
   CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
                   Hooks& hooks, VcdWriter* tf, const std::string& block);
   CrossbarNetwork(const CrossbarNetwork&) = delete;
@@ -63,6 +64,7 @@ class CrossbarNetwork final : public PacketNetwork {
 
   uint32_t buffered_flits(unsigned in) const { return in_[in].used_flits; }
   uint64_t in_flight() const override { return in_flight_; }
+  bool waits() const override { return arbiter_->waits(); }
   // One hop: `latency` pipeline cycles and the packet's flits (the class comment's timing).
   uint64_t zero_load_cycles(unsigned, unsigned, uint32_t flits) const override { return p_.latency + flits; }
 

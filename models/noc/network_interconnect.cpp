@@ -40,6 +40,9 @@ NetworkInterconnect::NetworkInterconnect(sc_core::sc_module_name name, const Noc
   if (p_.type == "full") {
     req_ = std::make_unique<CrossbarNetwork>("req", stats_, p_, clock_, req_hooks_, tf_, basename());
     resp_ = std::make_unique<CrossbarNetwork>("resp", stats_, p_, clock_, resp_hooks_, tf_, basename());
+    // An RTL arbiter waits delta cycles for its Verilated model inside step(): the scheduler runs us from
+    // a thread then (the other blocks of the batch wait with us, so the order of everything is kept).
+    if (req_->waits() || resp_->waits()) wake_event_.scheduler().allow_waiting();
   }
 }
 

@@ -1,5 +1,7 @@
 #include "models/noc/noc_params.h"
 
+#include "models/noc/rtl/rtl_cosim.h"
+
 namespace gms {
 
 RouterParams RouterParams::from(const ConfigNode& n) {
@@ -32,7 +34,7 @@ NocParams NocParams::from(const ConfigNode& n) {
   p.ctrl_bytes = uint32_t(n.get_uint("ctrl_bytes", p.ctrl_bytes, 0, 256));
   p.input_buffer_flits = uint32_t(n.get_uint("input_buffer_flits", p.input_buffer_flits, 1, 4096));
   p.latency = uint32_t(n.get_uint("latency", p.latency, 1, 1000));
-  p.arbiter = n.get_choice("arbiter", p.arbiter, {"rr"});
+  p.arbiter = n.get_choice("arbiter", p.arbiter, {"rr", "rtl"});
   p.concentration = uint32_t(n.get_uint("concentration", p.concentration, 1, 1024));
   p.watchdog_cycles = n.get_uint("watchdog_cycles", p.watchdog_cycles, 0, UINT64_MAX);
   p.router = RouterParams::from(n.child("router"));
@@ -43,6 +45,13 @@ NocParams NocParams::from(const ConfigNode& n) {
     n.fail("input_buffer_flits",
            "value " + std::to_string(p.input_buffer_flits) + " cannot hold the largest packet (" +
                std::to_string(p.max_packet_flits()) + " flits of " + std::to_string(p.flit_bytes) + " B)");
+  if (p.arbiter == "rtl" && !rtl_cosim_available())
+    n.fail(
+        "arbiter",
+        "value 'rtl': this build has no RTL co-simulation (Verilator was not found when CMake configured it; "
+        "install verilator and reconfigure, docs/cosim.md)");
+  if (p.arbiter == "rtl" && p.type != "full")
+    n.fail("arbiter", "value 'rtl' needs type full (the router networks allocate with router.allocator)");
   n.finish();
   return p;
 }

@@ -39,7 +39,7 @@ struct NocParams {
   uint32_t ctrl_bytes = 8;           // header bytes per packet (address, command, ids)
   uint32_t input_buffer_flits = 16;  // buffer per input port per network (request and reply)
   uint32_t latency = 2;              // full: router + link pipeline cycles from switch grant to head flit out
-  std::string arbiter = "rr";        // full: output arbitration policy
+  std::string arbiter = "rr";        // full: output arbitration policy (rtl: the Verilated rr_arbiter.sv)
   uint32_t concentration = 2;        // concentrated: terminals per router port on each side
   uint64_t watchdog_cycles = 1000000;  // router networks: a flit unmoved this long is an error (0: off)
   RouterParams router;

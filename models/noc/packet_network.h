@@ -48,6 +48,9 @@ class PacketNetwork {
   virtual uint64_t step(uint64_t c) = 0;
   // step(c) for a cycle the owner runs anyway; may skip a cycle without work (same result).
   virtual uint64_t step_if_due(uint64_t c) { return step(c); }
+  // True when step() may wait delta cycles (sc_core::wait, an RTL co-simulated arbiter): the owner's
+  // WakeScheduler must allow waiting.
+  virtual bool waits() const { return false; }
   // Packets accepted and not yet delivered.
   virtual uint64_t in_flight() const = 0;
   // Uncontended cycles from arrival to delivery of a packet of `flits` flits from `in` to `out` (the

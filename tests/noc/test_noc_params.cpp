@@ -4,6 +4,7 @@
 #include "models/noc/arbiter.h"
 #include "models/noc/interconnect.h"
 #include "models/noc/noc_params.h"
+#include "models/noc/rtl/rtl_cosim.h"
 #include "tests/config_error_of.h"
 
 using gms::ConfigError;
@@ -61,6 +62,21 @@ TEST(NocParams, ErrorsNameFileLineAndKey) {
   EXPECT_EQ(config_error_of([] { parse("  latncy: 3\n"); }), "n.yaml:2: noc.latncy: unknown key");
 }
 
+// noc.arbiter: rtl swaps in the Verilated arbiter: for the one-hop crossbar only, and only in a build
+// with RTL co-simulation (a build without Verilator says so, naming the key).
+TEST(NocParams, RtlArbiterNeedsTheFullCrossbarAndABuildWithVerilator) {
+  if (gms::rtl_cosim_available()) {
+    EXPECT_EQ(parse("  type: full\n  arbiter: rtl\n").arbiter, "rtl");
+    EXPECT_EQ(config_error_of([] { parse("  type: hxbar\n  arbiter: rtl\n"); }),
+              "n.yaml:3: noc.arbiter: value 'rtl' needs type full (the router networks allocate with "
+              "router.allocator)");
+  } else {
+    EXPECT_EQ(config_error_of([] { parse("  type: full\n  arbiter: rtl\n"); }),
+              "n.yaml:3: noc.arbiter: value 'rtl': this build has no RTL co-simulation (Verilator was not "
+              "found when CMake configured it; install verilator and reconfigure, docs/cosim.md)");
+  }
+}
+
 TEST(NocParams, GatingEnergyAndWatchdogKeys) {
   const NocParams p = parse(
       "  watchdog_cycles: 500\n  hxbar:\n    gate_cycles: 12\n    wake_cycles: 30\n"
@@ -96,7 +112,7 @@ TEST(NocParams, FactoryRejectsUnknownTypeAndArbiter) {
             }),
             "noc.type: unknown interconnect type 'torus' (known: full, crossbar, concentrated, hxbar)");
   EXPECT_EQ(config_error_of([] { gms::make_arbiter("islip"); }),
-            "noc.arbiter: unknown arbiter 'islip' (known: rr)");
+            "noc.arbiter: unknown arbiter 'islip' (known: rr, rtl)");
 }
 
 TEST(NocArbiter, RoundRobinRotatesAmongRequestersAndSkipsIdleOnes) {
