@@ -5,7 +5,7 @@ set -euo pipefail
 
 GMS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GMS_PACKAGES=(g++ cmake make pkg-config libsystemc-dev libyaml-cpp-dev libboost-dev libgtest-dev libgmock-dev
-              xz-utils liblzma-dev zlib1g-dev python3 python3-matplotlib python3-yaml)
+              xz-utils liblzma-dev zlib1g-dev python3 python3-matplotlib python3-yaml verilator)
 
 gms_install_packages() {
   local missing=()
