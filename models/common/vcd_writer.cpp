@@ -36,8 +36,8 @@ void VcdWriter::set_window(uint64_t from, uint64_t to) {
 }
 
 uint32_t VcdWriter::declare(const std::string& scope, const std::string& name, unsigned width) {
-  if (started_)
-    throw std::logic_error("VCD " + path() + ": " + scope + "." + name + " declared after the first change");
+  if (first_closed_)
+    throw std::logic_error("VCD " + path() + ": " + scope + "." + name + " declared after the first instant");
   if (width == 0 || width > 64)
     throw std::logic_error("VCD variable " + scope + "." + name + ": width 1..64");
   const uint32_t id = uint32_t(vars_.size());
@@ -121,6 +121,7 @@ void VcdWriter::advance(uint64_t time) {
 }
 
 void VcdWriter::write_instant() {
+  first_closed_ = true;
   if (now_ < from_) {  // before the window: the changes stay in the values, nothing is written
     for (uint32_t id : dirty_) vars_[id].dirty = false;
     dirty_.clear();

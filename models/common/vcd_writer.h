@@ -28,7 +28,8 @@ class VcdWriter {
   void set_window(uint64_t from, uint64_t to);
 
   // Declares scope.name of `width` bits (1: a scalar 0/1, otherwise a b... vector); returns its id. Only
-  // before the first set().
+  // while the first instant is open: blocks set initial values at elaboration (time 0) while others, built
+  // at end_of_elaboration, still declare theirs; once an instant is closed the header is due.
   uint32_t declare(const std::string& scope, const std::string& name, unsigned width);
   void set(uint32_t id, uint64_t value, uint64_t time) {
     if (closed_ || time > to_) return;
@@ -81,6 +82,7 @@ class VcdWriter {
   uint64_t now_ = 0, last_stamp_ = 0;
   uint64_t from_ = 0, to_ = UINT64_MAX;  // the window written (set_window)
   bool started_ = false;                 // the first set() fixed the initial instant
+  bool first_closed_ = false;            // the first instant is over: no more declarations
   bool header_written_ = false;
   bool closed_ = false;
   std::string buf_;

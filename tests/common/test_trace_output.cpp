@@ -251,3 +251,19 @@ TEST(DecisionBoard, TracedUnderTheDecisionsScope) {
       << vcd;
   EXPECT_EQ(body(vcd), "#0\n$dumpvars\nb1 aaaaa\n$end\n");
 }
+
+// Blocks set initial values at elaboration while router networks, built at end_of_elaboration, declare
+// theirs in the same instant: declaring stays open until the first instant is over.
+TEST(VcdWriter, DeclaringStaysOpenDuringTheFirstInstant) {
+  const std::string path = tmp("late_declare.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  const uint32_t a = w.declare("b", "a", 8);
+  w.set(a, 3, 0);
+  const uint32_t late = w.declare("b", "late", 8);  // same instant: fine
+  w.set(late, 5, 0);
+  w.set(a, 4, 10);  // closes the first instant
+  EXPECT_EQ(error_of([&] { w.declare("b", "too_late", 8); }),
+            "VCD " + path + ": b.too_late declared after the first instant");
+  w.close(10);
+  EXPECT_EQ(body(slurp(path)), "#0\n$dumpvars\nb11 aaaaa\nb101 aaaab\n$end\n#10\nb100 aaaaa\n");
+}
