@@ -64,8 +64,12 @@ class Probe {
   }
   // A bool probe marking an event: 1 now, back to 0 after `width`.
   void pulse(const sc_core::sc_time& width) {
-    static_assert(std::is_same_v<T, bool>, "only a bool probe pulses");
+    static_assert(std::is_same_v<T, bool>, "a bool probe pulses 1; others pulse a value");
     if (vcd_) vcd_->pulse(id_, sc_core::sc_time_stamp().value(), width.value());
+  }
+  // An event with a value (a bus cycle: a DRAM command): v now, back to 0 after `width`.
+  void pulse(const T& v, const sc_core::sc_time& width) {
+    if (vcd_) vcd_->pulse(id_, sc_core::sc_time_stamp().value(), width.value(), uint64_t(v));
   }
 
  private:

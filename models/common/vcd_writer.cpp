@@ -1,6 +1,7 @@
 #include "models/common/vcd_writer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
@@ -22,6 +23,45 @@ std::string code_for(uint32_t index) {
 }
 
 constexpr size_t kFlushBytes = size_t(1) << 16;
+
+std::vector<std::string> split_dots(const std::string& s) {
+  std::vector<std::string> parts(1);
+  for (char c : s) {
+    if (c == '.')
+      parts.emplace_back();
+    else
+      parts.back() += c;
+  }
+  return parts;
+}
+
+// Natural order: runs of digits compare as numbers.
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ie = i, je = j;
+      while (ie < a.size() && std::isdigit(static_cast<unsigned char>(a[ie]))) ++ie;
+      while (je < b.size() && std::isdigit(static_cast<unsigned char>(b[je]))) ++je;
+      const std::string na = a.substr(i, ie - i), nb = b.substr(j, je - j);
+      if (na.size() != nb.size()) return na.size() < nb.size();  // no leading zeros in our names
+      if (na != nb) return na < nb;
+      i = ie;
+      j = je;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+struct PathLess {
+  bool operator()(const std::vector<std::string>& a, const std::vector<std::string>& b) const {
+    return std::lexicographical_compare(a.begin(), a.end(), b.begin(), b.end(), natural_less);
+  }
+};
 
 }  // namespace
 
@@ -68,19 +108,31 @@ void VcdWriter::write_value(const Var& v) {
 void VcdWriter::write_header() {
   buf_ += "$version\n GPUMemSys VCD writer\n$end\n\n$timescale\n     " + timescale_ + "\n$end\n\n";
   buf_ += "$scope module SystemC $end\n";
-  // One scope per block, in name order (as SystemC's writer did); variables in declaration order.
-  std::map<std::string, std::vector<const Var*>> scopes;
-  for (const Var& v : vars_) scopes[v.scope].push_back(&v);
-  for (const auto& [scope, vars] : scopes) {
-    if (!scope.empty()) buf_ += "$scope module " + scope + " $end\n";
-    for (const Var* v : vars) {
+  // A dotted name is a module path ("xbar.req.r0", "decisions" + "l1.tsc_plus.mode"): nested scopes, so a
+  // viewer shows the hierarchy. Scopes in natural name order (l1_2 before l1_10), variables of a scope in
+  // declaration order before its sub-scopes.
+  std::map<std::vector<std::string>, std::vector<std::pair<std::string, const Var*>>, PathLess> scopes;
+  for (const Var& v : vars_) {
+    std::vector<std::string> path = split_dots(v.scope.empty() ? v.name : v.scope + "." + v.name);
+    std::string leaf = path.back();
+    path.pop_back();
+    scopes[path].push_back({leaf, &v});
+  }
+  std::vector<std::string> open;
+  for (const auto& [path, vars] : scopes) {
+    size_t common = 0;
+    while (common < open.size() && common < path.size() && open[common] == path[common]) ++common;
+    for (; open.size() > common; open.pop_back()) buf_ += "$upscope $end\n";
+    for (; open.size() < path.size(); open.push_back(path[open.size()]))
+      buf_ += "$scope module " + path[open.size()] + " $end\n";
+    for (const auto& [leaf, v] : vars) {
       char line[32];  // SystemC's layout: "$var wire   32  aaaaa  name [31:0]  $end"
       std::snprintf(line, sizeof line, "$var wire  % 3d  ", int(v->width));
-      buf_ += line + v->code + "  " + v->name;
+      buf_ += line + v->code + "  " + leaf;
       buf_ += v->width == 1 ? "       $end\n" : " [" + std::to_string(v->width - 1) + ":0]  $end\n";
     }
-    if (!scope.empty()) buf_ += "$upscope $end\n";
   }
+  for (; !open.empty(); open.pop_back()) buf_ += "$upscope $end\n";
   buf_ += "$upscope $end\n$enddefinitions  $end\n\n";
   header_written_ = true;
 }

@@ -41,11 +41,11 @@ class VcdWriter {
       dirty_.push_back(id);
     }
   }
-  // A one-bit event marker: `id` is 1 at `time` and falls back to 0 at `time + width`, unless pulsed
-  // again by then (then it stays 1 until the last pulse's end).
-  void pulse(uint32_t id, uint64_t time, uint64_t width) {
+  // An event marker: `id` shows `value` (a one-bit variable: 1) at `time` and falls back to 0 at
+  // `time + width`, unless pulsed again by then (then it holds the last pulse's value until its end).
+  void pulse(uint32_t id, uint64_t time, uint64_t width, uint64_t value = 1) {
     if (closed_ || time > to_) return;
-    set(id, 1, time);
+    set(id, value, time);
     vars_[id].pulse_until = time + width;
     resets_.push({time + width, id});
   }

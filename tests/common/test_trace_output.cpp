@@ -267,3 +267,58 @@ TEST(VcdWriter, DeclaringStaysOpenDuringTheFirstInstant) {
   w.close(10);
   EXPECT_EQ(body(slurp(path)), "#0\n$dumpvars\nb11 aaaaa\nb101 aaaab\n$end\n#10\nb100 aaaaa\n");
 }
+
+// A dotted block or signal name is a module path: nested scopes, in natural order (l1_2 before l1_10),
+// a scope's variables before its sub-scopes.
+TEST(VcdWriter, DottedNamesNestScopesInNaturalOrder) {
+  const std::string path = tmp("nested.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  w.declare("xbar.req.r10", "grants", 8);
+  w.declare("l1_10", "hits", 8);
+  w.declare("xbar.req.r2", "grants", 8);
+  w.declare("xbar", "req_delivered", 8);
+  w.declare("l1_2", "hits", 8);
+  w.declare("decisions", "l1.tsc_plus.mode", 8);
+  w.close(0);
+  const std::string vcd = slurp(path);
+  const auto var = [](const char* code, const char* name) {
+    return std::string("$var wire    8  ") + code + "  " + name + " [7:0]  $end\n";
+  };
+  EXPECT_NE(vcd.find("$scope module SystemC $end\n"
+                     "$scope module decisions $end\n$scope module l1 $end\n$scope module tsc_plus $end\n" +
+                     var("aaaaf", "mode") +
+                     "$upscope $end\n$upscope $end\n$upscope $end\n"
+                     "$scope module l1_2 $end\n" +
+                     var("aaaae", "hits") +
+                     "$upscope $end\n"
+                     "$scope module l1_10 $end\n" +
+                     var("aaaab", "hits") +
+                     "$upscope $end\n"
+                     "$scope module xbar $end\n" +
+                     var("aaaad", "req_delivered") +
+                     "$scope module req $end\n"
+                     "$scope module r2 $end\n" +
+                     var("aaaac", "grants") +
+                     "$upscope $end\n"
+                     "$scope module r10 $end\n" +
+                     var("aaaaa", "grants") +
+                     "$upscope $end\n$upscope $end\n$upscope $end\n$upscope $end\n$enddefinitions  $end\n"),
+            std::string::npos)
+      << vcd;
+}
+
+// A value pulse (the DRAM command bus): the value for one width, then 0; the next pulse at the end of
+// the last one follows without a gap.
+TEST(VcdWriter, ValuePulsesShowTheirValueThenFallToZero) {
+  const std::string path = tmp("value_pulses.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  const uint32_t cmd = w.declare("dram0", "command", 8);
+  w.set(cmd, 0, 0);
+  w.pulse(cmd, 10, 5, 2);  // ACT at 10
+  w.pulse(cmd, 40, 5, 3);  // RD at 40
+  w.pulse(cmd, 45, 5, 3);  // RD again right after: stays 3 until 50
+  w.close(60);
+  EXPECT_EQ(body(slurp(path)),
+            "#0\n$dumpvars\nb0 aaaaa\n$end\n#10\nb10 aaaaa\n#15\nb0 aaaaa\n#40\nb11 aaaaa\n"
+            "#50\nb0 aaaaa\n#60\n");
+}

@@ -13,6 +13,7 @@
 #include "models/common/rng.h"
 #include "models/common/trace.h"
 #include "models/noc/network_interconnect.h"
+#include "tests/common/vcd_reader.h"
 #include "tests/noc/flit_net.h"
 #include "tests/noc/noc_bench.h"
 
@@ -280,29 +281,16 @@ TEST(NocGating, RouterProbesShowBufferOccupancyGrantsAndGateState) {
     EXPECT_EQ(b.stat("resp.packets"), 2);
     sel.close();
   }
-  std::ifstream f(base + ".vcd");
-  ASSERT_TRUE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string vcd = ss.str();
-  // Scopes "xbar.req.sm_router0", ..., variables per input port, grants, and the MC-routers' gate state.
-  std::map<std::string, std::string> id;  // "scope.name" -> VCD id
-  std::string scope;
-  std::istringstream lines(vcd);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream w(line);
-    std::string a, b2, c, d, e;
-    if (!(w >> a >> b2 >> c)) continue;
-    if (a == "$scope") scope = c;
-    if (a == "$var" && w >> d >> e) id[scope + "." + e] = d;
-  }
+  // Scopes xbar > req > sm_router0, ...: variables per input port, grants, the MC-routers' gate state.
+  const auto f = gms::test::VcdFile::load(base + ".vcd");
+  const std::string top = "SystemC.xbar.";
   for (const char* v :
-       {"xbar.req.sm_router0.in0_flits", "xbar.req.sm_router0.in1_flits", "xbar.req.sm_router0.grants",
-        "xbar.req.mc_router0.in0_flits", "xbar.resp.mc_router1.gate_state", "xbar.req.mc_router1.gate_state"})
-    EXPECT_TRUE(id.count(v)) << v;
-  EXPECT_FALSE(id.count("xbar.req.sm_router0.gate_state")) << "SM-routers are not gateable";
+       {"req.sm_router0.in0_flits", "req.sm_router0.in1_flits", "req.sm_router0.grants",
+        "req.mc_router0.in0_flits", "resp.mc_router1.gate_state", "req.mc_router1.gate_state"})
+    EXPECT_TRUE(f.has(top + v)) << v;
+  EXPECT_FALSE(f.has(top + "req.sm_router0.gate_state")) << "SM-routers are not gateable";
   // mc_router0 moved the request flit: its grant count reaches 1; mc_router1 ends gated (state 2).
-  EXPECT_NE(vcd.find("b1 " + id["xbar.req.mc_router0.grants"] + "\n"), std::string::npos);
-  EXPECT_NE(vcd.find("b10 " + id["xbar.req.mc_router1.gate_state"] + "\n"), std::string::npos);
-  EXPECT_NE(vcd.find("b1 " + id["xbar.req.sm_router0.in0_flits"] + "\n"), std::string::npos);
+  EXPECT_NE(f.signal(top + "req.mc_router0.grants").first_time_of(1), UINT64_MAX);
+  EXPECT_EQ(f.signal(top + "req.mc_router1.gate_state").value_at(f.last_time()), 2u);
+  EXPECT_NE(f.signal(top + "req.sm_router0.in0_flits").first_time_of(1), UINT64_MAX);
 }
