@@ -77,12 +77,7 @@ DramChannel::DramChannel(sc_core::sc_module_name name, const DramParams& p, unsi
   stats_.formula("queue_full_cycles", "cycles the request queue was full", "cycles", [this] {
     return double(full_cycles_ + (full_since_ == CommandScheduler::kNever ? 0 : clk_.cycle() - full_since_));
   });
-  if (auto* tf = env.trace_file(basename())) {
-    queue_probe_.attach(tf, basename(), "queue");
-    row_hits_probe_.attach(tf, basename(), "row_hits");
-    command_probe_.attach(tf, basename(), "command");
-    bank_probe_.attach(tf, basename(), "command_bank");
-  }
+  probes_.attach(env.trace_file(basename()), basename(), p_.banks);
   wake_.bind(
       env.wake, [](void* o) { static_cast<DramChannel*>(o)->run(); }, this);
 }
@@ -160,7 +155,7 @@ void DramChannel::note_queue_change(uint64_t c) {
     full_cycles_ += c - full_since_;
     full_since_ = CommandScheduler::kNever;
   }
-  queue_probe_.set(unsigned(sched_.size()));
+  probes_.queue(unsigned(sched_.size()));
 }
 
 void DramChannel::wake_at(uint64_t cycle) {
@@ -193,10 +188,7 @@ void DramChannel::run() {
 }
 
 void DramChannel::record(const IssueResult& res, uint64_t c) {
-  if (command_probe_.on()) {
-    command_probe_.set(uint8_t(res.cmd));  // DramCommand: 1 PRE, 2 ACT, 3 RD, 4 WR
-    bank_probe_.set(res.req.bank);
-  }
+  if (probes_.on()) probes_.command(res, clk_.period());
   switch (res.cmd) {
     case DramCommand::Pre:
       ++precharges_;
@@ -211,7 +203,6 @@ void DramChannel::record(const IssueResult& res, uint64_t c) {
     switch (res.req.row_class) {
       case RowClass::Hit:
         ++row_hits_;
-        row_hits_probe_.set(row_hits_.value);
         break;
       case RowClass::Miss:
         ++row_misses_;
@@ -220,6 +211,7 @@ void DramChannel::record(const IssueResult& res, uint64_t c) {
         ++row_conflicts_;
         break;
     }
+    if (probes_.on()) probes_.rows(row_hits_.value, row_misses_.value, row_conflicts_.value);
   }
   (res.cmd == DramCommand::Write ? bytes_written_ : bytes_read_) += p_.burst_bytes();
   if (res.finished) {

@@ -17,11 +17,11 @@
 #include "models/common/clock.h"
 #include "models/common/ring_queue.h"
 #include "models/common/stats.h"
-#include "models/common/trace.h"
 #include "models/dram/backing_store.h"
 #include "models/dram/command_scheduler.h"
 #include "models/dram/dram_mapping.h"
 #include "models/dram/dram_params.h"
+#include "models/dram/dram_probes.h"
 #include "models/dram/dram_timing.h"
 #include "models/dram/memory_channel.h"
 
@@ -104,10 +104,7 @@ class DramChannel : public MemoryChannel {
       &row_conflicts_, &activates_, &precharges_, &held_requests_, &errors_;
   Histogram& read_latency_;
   Histogram& bank_requests_;  // how evenly the address mapping spreads requests over the banks
-  Probe<unsigned> queue_probe_;
-  Probe<uint64_t> row_hits_probe_;
-  Probe<uint8_t> command_probe_;  // the command bus: the last command, 1 PRE, 2 ACT, 3 RD, 4 WR
-  Probe<uint32_t> bank_probe_;    // the bank it addressed
+  DramProbes probes_;
 };
 
 }  // namespace gms

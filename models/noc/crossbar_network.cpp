@@ -19,13 +19,32 @@ CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, con
           "cycles")),
       blocked_cycles_(delivery_.group.counter("blocked_cycles",
                                               "cycles outputs waited for a downstream END phase", "cycles")),
-      busy_cycles_(delivery_.group.counter("busy_cycles", "output cycles spent sending flits, all outputs",
-                                           "cycles")) {
+      busy_cycles_(
+          delivery_.group.counter("busy_cycles", "output cycles spent sending flits, all outputs", "cycles")),
+      tf_(tf),
+      scope_(block + "." + name) {
   delivery_.group.formula("utilization", "busy_cycles / (outputs x elapsed NoC cycles)", "ratio", [this] {
     return out_.empty() ? 0.0 : double(busy_cycles_.value) / double(out_.size() * elapsed_cycles());
   });
   probe_buffered_.attach(tf, block, name + "_buffered_flits");
   probe_delivered_.attach(tf, block, name + "_delivered");
+}
+
+void CrossbarNetwork::attach_port_probes() {
+  if (!tf_) return;
+  if (traced_) {  // declared once: a VCD takes no declarations once the run has started
+    if (probe_in_.size() != in_.size() || probe_out_grants_.size() != out_.size())
+      throw std::logic_error("interconnect " + scope_ + ": traced ports resized");
+    return;
+  }
+  traced_ = true;
+  probe_in_.resize(in_.size());
+  for (unsigned i = 0; i < in_.size(); ++i)
+    probe_in_[i].attach(tf_, scope_, "in" + std::to_string(i) + "_flits");
+  probe_out_grants_.resize(out_.size());
+  out_grants_.assign(out_.size(), 0);
+  for (unsigned o = 0; o < out_.size(); ++o)
+    probe_out_grants_[o].attach(tf_, scope_, "out" + std::to_string(o) + "_grants");
 }
 
 void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
@@ -45,6 +64,7 @@ void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
   piped_.resize(outputs);
   arbiter_->resize(inputs, outputs);
   grants_.reserve(inputs);
+  attach_port_probes();
 }
 
 bool CrossbarNetwork::arrive(unsigned i, unsigned out, tlm::tlm_generic_payload& t, uint32_t data_bytes,
@@ -80,6 +100,7 @@ bool CrossbarNetwork::arrive(unsigned i, unsigned out, tlm::tlm_generic_payload&
   in.used_flits += pk.flits;
   total_buffered_ += pk.flits;
   in.fifo.push_back(pk);
+  if (traced_) probe_in_[i].set(in.used_flits);
   if (in.fifo.size() == 1) {  // the new head: its contribution to next_work()
     queued_.set(i);
     new_head(in);
@@ -143,6 +164,7 @@ void CrossbarNetwork::admit_held(unsigned i, uint64_t c) {
   in.used_flits += pk.flits;
   total_buffered_ += pk.flits;
   in.fifo.push_back(pk);
+  if (traced_) probe_in_[i].set(in.used_flits);
   if (in.fifo.size() == 1) {
     queued_.set(i);
     new_head(in);
@@ -213,6 +235,7 @@ void CrossbarNetwork::grant(unsigned i, unsigned o, uint64_t c) {
     new_head(in);
   *out.busy_cycles += pk.flits;
   busy_cycles_ += pk.flits;
+  if (traced_) probe_out_grants_[o].set(++out_grants_[o]);
   pk.ready = c + p_.latency + pk.flits - 1;
   out.pipe.push_back(pk);
   if (out.pipe.size() == 1) {

@@ -101,6 +101,7 @@ class CrossbarNetwork final : public PacketNetwork {
     Counter* busy_cycles = nullptr;
   };
 
+  void attach_port_probes();
   void credits_and_held(uint64_t c);
   void admit_held(unsigned i, uint64_t c);
   void deliver_due(uint64_t c);
@@ -116,6 +117,7 @@ class CrossbarNetwork final : public PacketNetwork {
     total_buffered_ -= in.sending_flits;
     in.sending_flits = 0;
     sending_.clear(i);
+    if (traced_) probe_in_[i].set(in.used_flits);
   }
   // Refresh the cached times after the head / front or the port's own times changed.
   static void new_head(Input& in) {
@@ -156,6 +158,14 @@ class CrossbarNetwork final : public PacketNetwork {
   Counter& busy_cycles_;
   Probe<uint32_t> probe_buffered_;
   Probe<uint64_t> probe_delivered_;
+  // Per port, declared by resize() when the counts are known: input buffer occupancy (flits, the packet
+  // being sent included, as a router's in<i>_flits) and packets granted to each output so far.
+  VcdWriter* tf_;
+  std::string scope_;  // "<block>.<name>": xbar.req, xbar.resp
+  bool traced_ = false;
+  std::vector<Probe<uint32_t>> probe_in_;
+  std::vector<Probe<uint64_t>> probe_out_grants_;
+  std::vector<uint64_t> out_grants_;  // only while traced
 };
 
 }  // namespace gms

@@ -142,8 +142,10 @@ TEST_F(HardeningOutput, VcdIsWellFormedAndEndsWithTheFinalValues) {
     EXPECT_EQ(v.last.at(code), 0u) << n << " at the end of the run";
     ++checked;
   }
-  EXPECT_EQ(checked, 4);           // in_flight and resident_ctas of sm0 and sm1
-  EXPECT_EQ(v.width.size(), 34u);  // 2 SMs x 2, 2 L1s x 8, xbar 4, llc 4, dram 4, llc_mode 2
+  EXPECT_EQ(checked, 4);  // in_flight and resident_ctas of sm0 and sm1
+  // 2 SMs x 2, 2 L1s x 8, xbar 4 + per port (req: 2 inputs, 1 output; resp: 1 input, 2 outputs), llc 4,
+  // dram 6 + 16 banks x 2 (state, row), llc_mode 2.
+  EXPECT_EQ(v.width.size(), 74u);
 }
 
 // A full disk cut stats.json, stats.csv and the VCD short and the run still said "statistics written".

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/common/vcd_reader.h"
 #include "tests/dram/dram_rig.h"
 
 using gms_test::read64;
@@ -141,46 +142,39 @@ TEST(DramScheduler, TracedChannelWritesProbes) {
 }
 
 // The command bus in the VCD: one read of a closed bank issues ACT (2) at its arrival's edge and RD (3)
-// tRCD cycles later, both naming its bank.
-TEST(DramScheduler, TracedChannelShowsTheCommandBus) {
+// tRCD cycles later, each on the bus for one DRAM cycle (NOP, 0, between), both naming its bank; the bank
+// shows active from the ACT with the row it opened.
+TEST(DramScheduler, TracedChannelShowsTheCommandBusAndBankState) {
   const std::string vcd = std::string(GMS_BINARY_DIR) + "/dram_command_bus.vcd";
   gms::DramParams p;
   uint64_t period = 0;
   {
     gms::TraceSelector sel(vcd, {"dram*"});
-    Rig rig(p, {read64(at(5, 0, 0), 0)}, &sel);
+    Rig rig(p, {read64(at(5, 7, 0), 0)}, &sel);
     period = rig.period();
     rig.run();
   }
-  std::ifstream f(vcd);
-  std::stringstream text;
-  text << f.rdbuf();
-  const std::string t = text.str();
-  auto code_of = [&t](const std::string& name) {  // "$var wire    8  aaaac  command [7:0]  $end"
-    std::istringstream lines(t);
-    for (std::string line; std::getline(lines, line);) {
-      std::istringstream w(line);
-      std::string var, kind, width, code, n;
-      if (w >> var >> kind >> width >> code >> n && var == "$var" && n == name) return code;
-    }
-    return std::string("?");
-  };
-  const std::string cmd = code_of("command"), bank = code_of("command_bank");
-  std::vector<std::pair<uint64_t, uint64_t>> cmds;  // (time, command)
-  uint64_t now = 0;
-  std::istringstream in(t);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line[0] == '#') now = std::stoull(line.substr(1));
-    if (line.size() > cmd.size() + 2 && line[0] == 'b' &&
-        line.substr(line.size() - cmd.size() - 1) == " " + cmd)
-      cmds.push_back({now, std::stoull(line.substr(1, line.size() - cmd.size() - 2), nullptr, 2)});
-  }
-  // The first change is the ACT (the $dumpvars instant holds it), then the RD.
-  ASSERT_EQ(cmds.size(), 2u) << t;
-  EXPECT_EQ(cmds[0].second, 2u);  // ACT
-  EXPECT_EQ(cmds[1].second, 3u);  // RD
-  EXPECT_EQ(cmds[1].first - cmds[0].first, p.tRCD * period * sc_core::sc_time(1, sc_core::SC_PS).value());
-  EXPECT_NE(t.find("b101 " + bank + "\n"), std::string::npos) << "bank 5";
+  const auto f = gms::test::VcdFile::load(vcd);
+  ASSERT_EQ(f.ps_per_unit(), 1u);  // VCD times are ps, as rig.period()
+  const auto& cmd = f.signal("SystemC.dram.command");
+  using Changes = std::vector<std::pair<uint64_t, uint64_t>>;  // (time, command)
+  Changes cmds;
+  for (const auto& c : cmd.changes) cmds.push_back({c.time, c.value});
+  const uint64_t act = cmd.first_time_of(2);
+  ASSERT_NE(act, UINT64_MAX);
+  EXPECT_EQ(act % period, 0u) << "commands issue on clock edges";
+  const Changes expected = {
+      {act, 2}, {act + period, 0}, {act + p.tRCD * period, 3}, {act + (p.tRCD + 1) * period, 0}};
+  ASSERT_GE(cmds.size(), 4u);
+  EXPECT_EQ(Changes(cmds.end() - 4, cmds.end()), expected);
+  EXPECT_EQ(f.signal("SystemC.dram.command_bank").value_at(act), 5u);
+  const auto& state = f.signal("SystemC.dram.bank5.state");
+  EXPECT_EQ(state.first_time_of(1), act);
+  EXPECT_EQ(state.value_at(f.last_time()), 1u) << "open page: the row stays open";
+  EXPECT_EQ(f.signal("SystemC.dram.bank5.row").value_at(act), 7u);
+  EXPECT_EQ(f.signal("SystemC.dram.bank4.state").value_at(f.last_time()), 0u);
+  EXPECT_EQ(f.signal("SystemC.dram.row_misses").value_at(f.last_time()), 1u);
+  EXPECT_EQ(f.signal("SystemC.dram.row_hits").value_at(f.last_time()), 0u);
 }
 
 // controller_latency delays every response by a fixed number of cycles and leaves the bank timing alone:

@@ -10,6 +10,7 @@
 
 #include "models/common/rng.h"
 #include "models/noc/network_interconnect.h"
+#include "tests/common/vcd_reader.h"
 #include "tests/noc/noc_bench.h"
 
 using gms::test::NocBench;
@@ -129,7 +130,10 @@ TEST(NocTraffic, FunctionalAndDebugPathsReachTheRoutedTarget) {
   EXPECT_EQ(b.stat("requests"), 0);  // the timed counters stay untouched
 }
 
-TEST(NocTraffic, VcdProbesWhenSelected) {
+// Two one-flit read requests for slice 0 at time 0 (1 ns NoC cycles): both are buffered during cycle 0 and
+// compete from cycle 1; round robin grants input 0 at cycle 1 and input 1 at cycle 2, and each input's
+// credit returns when its flit has left (grant + 1 flit). The probes show that, per port.
+TEST(NocTraffic, VcdProbesShowPerPortOccupancyAndGrants) {
   const std::string base = std::string(GMS_BINARY_DIR) + "/noc_probe_test";
   {
     gms::TraceSelector sel(base + ".vcd", {"xb*"});
@@ -139,23 +143,23 @@ TEST(NocTraffic, VcdProbesWhenSelected) {
     sc_core::sc_start();
     EXPECT_EQ(b.stat("resp.packets"), 2);
   }  // closes the VCD file
-  std::ifstream f(base + ".vcd");
-  ASSERT_TRUE(f.good());
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const std::string vcd = ss.str();
+  const auto f = gms::test::VcdFile::load(base + ".vcd");
+  const uint64_t ns = 1000 / f.ps_per_unit();
   for (const char* name : {"req_buffered_flits", "req_delivered", "resp_buffered_flits", "resp_delivered"})
-    EXPECT_NE(vcd.find(name), std::string::npos) << name;
-  // The request network's delivered count reaches 2: find its VCD id and the value change "b10 <id>".
-  std::string id;  // "$var wire 64 <id> req_delivered [63:0] $end"
-  std::istringstream lines(vcd);
-  for (std::string line; std::getline(lines, line);) {
-    std::istringstream w(line);
-    std::string var, kind, width, code, name;
-    if (w >> var >> kind >> width >> code >> name && var == "$var" && name == "req_delivered") id = code;
-  }
-  ASSERT_FALSE(id.empty());
-  EXPECT_NE(vcd.find("b10 " + id + "\n"), std::string::npos) << vcd;
+    EXPECT_TRUE(f.has(std::string("SystemC.xbar.") + name)) << name;
+  EXPECT_EQ(f.signal("SystemC.xbar.req_delivered").value_at(f.last_time()), 2u);
+  const auto& in0 = f.signal("SystemC.xbar.req.in0_flits");
+  const auto& in1 = f.signal("SystemC.xbar.req.in1_flits");
+  const auto& grants = f.signal("SystemC.xbar.req.out0_grants");
+  EXPECT_EQ(in0.value_at(0), 1u);
+  EXPECT_EQ(in1.value_at(0), 1u);
+  EXPECT_EQ(grants.first_time_of(1), 1 * ns);
+  EXPECT_EQ(grants.first_time_of(2), 2 * ns);
+  EXPECT_EQ(in0.first_time_of(0, 1), 2 * ns);
+  EXPECT_EQ(in1.first_time_of(0, 1), 3 * ns);
+  // The replies come back through the reply network's input 0 (slice 0) to outputs 0 and 1.
+  EXPECT_EQ(f.signal("SystemC.xbar.resp.out0_grants").value_at(f.last_time()), 1u);
+  EXPECT_EQ(f.signal("SystemC.xbar.resp.out1_grants").value_at(f.last_time()), 1u);
 }
 
 TEST(NocTraffic, SaturatedThroughputRespectsOneFlitPerPortPerCycle) {
