@@ -44,8 +44,8 @@ void GCacheL1::invalidate_all() {
   st_.flushed_lines += tags_.invalidate_all();  // no way is ever reserved: fills allocate on arrival
 }
 
-void GCacheL1::update_probes() {
-  L1Pipeline::update_probes();
+void GCacheL1::write_probes() {
+  L1Pipeline::write_probes();
   probe_switches_.set(switches_on_);
 }
 

@@ -33,7 +33,7 @@ class GCacheL1 : public L1Pipeline {
   bool functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) override;
   void functional_install(uint64_t line, const unsigned char* data) override;
   void functional_write(uint64_t addr, unsigned char byte) override;
-  void update_probes() override;
+  void write_probes() override;
 
  private:
   // Fill-time policy (gcache_l1_fill.cpp).

@@ -160,7 +160,7 @@ void L1Pipeline::answer_waiters(uint64_t line, Payload& down, uint8_t got, uint6
   mshr_.recycle(std::move(waiters));
 }
 
-void L1Pipeline::update_probes() {
+void L1Pipeline::write_probes() {
   probe_mshr_.set(uint32_t(mshr_.size()));
   probe_hits_.set(st_.hits.value);
   probe_misses_.set(st_.misses.value);
