@@ -98,7 +98,10 @@ VcdScopes vcd_scopes(const std::string& vcd) {
     words >> w;
     if (w == "$scope") {
       words >> kind >> name;
-      stack.push_back(name);
+      // Scopes nest by the module hierarchy (SystemC > xbar > req_arbiter): key them by their path below
+      // the top scope, "xbar.req_arbiter".
+      stack.push_back(stack.size() <= 1 ? name : stack.back() + "." + name);
+      if (stack.size() == 1) stack.back() = "";
     } else if (w == "$upscope") {
       stack.pop_back();
     } else if (w == "$var") {
