@@ -96,7 +96,7 @@ TEST(LlcDirection, ALargeSharedFootprintStaysShared) {
   EXPECT_EQ(ad.at("llc_mode.to_private"), 0);
   // Shared runs faster where the NoC lets it: with one VC per port the H-Xbar's two router stages
   // head-of-line block in shared mode (the bypass does not), which costs more than private's misses here
-  // (docs/results/llc_adaptive.md); with 2 VCs, or on the one-hop crossbar, shared wins.
+  // (docs/results/paper004_adaptive_llc.md); with 2 VCs, or on the one-hop crossbar, shared wins.
   const std::string vc2 = "--set noc.router.vcs=2";
   const Stats s2 = run("footprint", "shared", "fermi", "hxbar", nullptr, vc2),
               p2 = run("footprint", "private", "fermi", "hxbar", nullptr, vc2),
