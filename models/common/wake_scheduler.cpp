@@ -1,5 +1,7 @@
 #include "models/common/wake_scheduler.h"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace gms {
@@ -31,8 +33,21 @@ void WakeScheduler::before_end_of_elaboration() {
 void WakeScheduler::run_thread() {
   for (;;) {
     run();
+    // A block waits delta cycles only: simulated time passing here would leave the rest of the batch and
+    // every notification made in it at a stale `now`.
+    if (sc_core::sc_time_stamp().value() != now_)
+      throw std::logic_error(std::string(name()) + ": a block let simulated time pass inside its run (at " +
+                             sc_core::sc_time_stamp().to_string() + ")");
     wait();  // the next notification of ev_
   }
+}
+
+uint64_t WakeScheduler::next_wake() const {
+  if (!delta_.empty()) return now();
+  uint64_t t = kNever;
+  for (size_t k = 0; k < live_; ++k)
+    if (buckets_[k].time < t && live(buckets_[k])) t = buckets_[k].time;
+  return t;
 }
 
 uint32_t WakeScheduler::add(Wakeup& w) {
@@ -140,7 +155,10 @@ void WakeScheduler::arm() {
     size_t first = live_;
     for (size_t k = 0; k < live_; ++k)
       if (first == live_ || buckets_[k].time < buckets_[first].time) first = k;
-    if (first == live_) return;
+    if (first == live_) {  // idle: no block is due
+      if (pause_when_idle_) sc_core::sc_pause();
+      return;
+    }
     if (live(buckets_[first])) {
       armed_ = buckets_[first].time;
       ev_.notify(sc_core::sc_time::from_value(armed_ - now_));

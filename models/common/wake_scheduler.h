@@ -15,6 +15,11 @@
 // cycles for its Verilated model, docs/cosim.md) asks for allow_waiting() during elaboration: the
 // scheduler then runs its batches from an SC_THREAD instead of an SC_METHOD. The rest of the batch waits
 // with it, so every block still runs in the same order and at the same simulated time.
+//
+// Background clocks (add_background_clock(): the free-running sc_clock of an RTL block, docs/cosim.md) keep
+// the kernel busy whether or not a block has work: sc_pending_activity() is then always true. Whoever runs
+// the simulation asks next_wake() for the blocks' own activity instead, and pause_when_idle() makes the
+// kernel stop (sc_pause) at the instant the blocks go idle, where it would have stopped for starvation.
 #pragma once
 #include <systemc>
 
@@ -74,6 +79,16 @@ class WakeScheduler : public sc_core::sc_module {
   // Elaboration only: run the blocks from a thread process, so that they may call sc_core::wait.
   void allow_waiting() { waiting_allowed_ = true; }
   bool waiting_allowed() const { return waiting_allowed_; }
+  // Elaboration: a free-running clock ticks beside the blocks (its kernel activity is not theirs).
+  void add_background_clock() { ++background_clocks_; }
+  unsigned background_clocks() const { return background_clocks_; }
+  // The earliest instant a block is due, in kernel ticks (now when one is due in a delta cycle); kNever when
+  // none is: the blocks are idle. Between kernel runs (not from a block).
+  static constexpr uint64_t kNever = ~uint64_t(0);
+  uint64_t next_wake() const;
+  // From now on, a batch that leaves no block due calls sc_core::sc_pause(): the kernel returns from
+  // sc_start at that instant (after its delta cycle) instead of running its background clocks on.
+  void pause_when_idle() { pause_when_idle_ = true; }
   // The current time in kernel ticks (cached while the scheduler runs blocks).
   uint64_t now() const { return in_run_ ? now_ : sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
   uint64_t wake_ups() const { return wake_ups_; }  // blocks run so far (for profiling)
@@ -104,6 +119,8 @@ class WakeScheduler : public sc_core::sc_module {
   uint64_t wake_ups_ = 0;
   bool in_run_ = false;
   bool waiting_allowed_ = false;
+  bool pause_when_idle_ = false;
+  unsigned background_clocks_ = 0;
   uint64_t now_ = 0;  // time of the current run (saves the kernel call in notifications made in it)
   uint64_t armed_ = ~uint64_t(0);  // time of the kernel event's pending timed notification (~0: none)
   bool delta_armed_ = false;       // the kernel event has a delta notification pending

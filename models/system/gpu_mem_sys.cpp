@@ -224,6 +224,21 @@ sc_core::sc_time GpuMemSys::finish_time() const {
   return t;
 }
 
+bool GpuMemSys::has_background_clocks() const {
+  return wake_->background_clocks() != 0;
+}
+
+std::optional<sc_core::sc_time> GpuMemSys::next_activity() const {
+  const uint64_t t = std::min(wake_->next_wake(), settle_at_);
+  if (t == WakeScheduler::kNever) return std::nullopt;
+  return sc_core::sc_time::from_value(std::max<uint64_t>(t, sc_core::sc_time_stamp().value()));
+}
+
+void GpuMemSys::pause_when_idle() {
+  pause_when_idle_ = true;
+  wake_->pause_when_idle();
+}
+
 uint64_t GpuMemSys::last_response_ps() const {
   uint64_t ps = 0;
   for (const auto& sm : sms_) ps = std::max(ps, sm->last_response_ps());

@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,20 @@ class GpuMemSys : public sc_core::sc_module {
   // The LLC organisation's timeline (LlcModeController::timeline).
   const std::vector<std::string>& llc_timeline() const;
 
+  // --- Running it ----------------------------------------------------------------------------------
+  // Free-running clocks of co-simulated RTL blocks (noc.arbiter: rtl, docs/cosim.md) tick whether or not the
+  // model has work: with them the kernel always has an event pending (sc_pending_activity() stays true and
+  // sc_start() without a limit never returns). Every activity of the model itself goes through its wake
+  // scheduler (and a launch's settling), which next_activity() reads.
+  bool has_background_clocks() const;
+  // When the model next has something to do: the absolute time of its earliest pending wake-up (now for the
+  // current instant), or nullopt when it is idle. Call between sc_start calls. Activity of a stand-in's own
+  // processes (GpuMemSysOptions) is not seen.
+  std::optional<sc_core::sc_time> next_activity() const;
+  // From now on the kernel pauses (sc_core::sc_pause) at the instant the model goes idle, so sc_start(d)
+  // returns there, as it would by starvation without background clocks.
+  void pause_when_idle();
+
   const SystemConfig& config() const { return cfg_; }
   StatGroup& stats() { return *stats_; }
   const StatGroup& stats() const { return *stats_; }
@@ -180,6 +195,8 @@ class GpuMemSys : public sc_core::sc_module {
   bool busy_ = false;
   bool caches_flushed_ = false;  // settle() wrote back and invalidated the caches of this launch
   sc_core::sc_event settle_event_, idle_event_;
+  uint64_t settle_at_ = ~uint64_t(0);  // kernel ticks of settle()'s next run (~0: none pending)
+  bool pause_when_idle_ = false;
 
   // Host access: whether the caches hold nothing (nothing ran since the last launch ended, or nothing ran
   // at all), so that the backing store is the memory's whole contents and DMI is correct.

@@ -51,12 +51,14 @@ void GpuMemSys::launch(Workload& w, std::function<void()> on_done, MemObserver* 
 
 void GpuMemSys::launch_finished() {
   settle_event_.notify(sc_core::SC_ZERO_TIME);
+  settle_at_ = sc_core::sc_time_stamp().value();
 }
 
 void GpuMemSys::settle() {
   const sc_core::sc_time poll = Clock(cfg_.llc.clock_mhz).period();
   if (mode_ctl_->busy()) {  // a reorganisation drains and flushes on its own: let it finish first
     next_trigger(poll);
+    settle_at_ = (sc_core::sc_time_stamp() + poll).value();
     return;
   }
   if (!caches_flushed_) {
@@ -67,14 +69,17 @@ void GpuMemSys::settle() {
   for (const auto& s : llcs_)
     if (!s->quiescent()) {  // write-backs still on their way to DRAM
       next_trigger(poll);
+      settle_at_ = (sc_core::sc_time_stamp() + poll).value();
       return;
     }
+  settle_at_ = ~uint64_t(0);
   busy_ = false;
   caches_clean_ = true;
   std::function<void()> done = std::move(on_done_);
   on_done_ = nullptr;
   idle_event_.notify(sc_core::SC_ZERO_TIME);
   if (done) done();
+  if (pause_when_idle_ && !next_activity()) sc_core::sc_pause();  // as WakeScheduler does for its blocks
 }
 
 }  // namespace gms

@@ -249,13 +249,24 @@ double GpuSystem::total_responses() const {
   return n;
 }
 
-// One step of the kernel towards `limit` (> now, and there is pending activity). The step runs every instant
-// up to the next pending one plus a slice, but none at or past `limit`: an instant never gets skipped however
-// far away it is (a fixed-length slice with nothing in it would not move time at all, SystemC's W571), and a
-// limit stops the kernel exactly at its instant, before anything of that instant has run.
+// With background clocks (RTL co-simulation, GpuMemSys::has_background_clocks) the kernel always has an event
+// pending: the clocks' next edge. The model's own activity is then what its wake scheduler has pending, and
+// the kernel pauses by itself at the instant the model goes idle (GpuMemSys::pause_when_idle), where it would
+// have starved without the clocks.
+bool GpuSystem::model_pending() const {
+  return mem_->has_background_clocks() ? mem_->next_activity().has_value() : sc_core::sc_pending_activity();
+}
+
+// One step of the kernel towards `limit` (> now, and the model has pending activity). The step runs every
+// instant up to the next pending one plus a slice, but none at or past `limit`: an instant never gets skipped
+// however far away it is (a fixed-length slice with nothing in it would not move time at all, SystemC's
+// W571), and a limit stops the kernel exactly at its instant, before anything of that instant has run. With
+// background clocks the next pending instant is the model's, not the next clock edge: the step jumps there
+// (the clocks tick through on the way) and ends at the slice's end or where the model went idle.
 void GpuSystem::step_towards(const sc_core::sc_time& limit) {
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time next = sat_add(now, sc_core::sc_time_to_pending_activity());
+  const sc_time next = mem_->has_background_clocks() ? *mem_->next_activity()
+                                                     : sat_add(now, sc_core::sc_time_to_pending_activity());
   try {
     if (next >= limit)  // nothing happens before the limit: move time to it
       sc_core::sc_start(limit - now, sc_core::SC_RUN_TO_TIME);
@@ -277,6 +288,7 @@ RunResult GpuSystem::run() {
   auto last_print = t0;
   bool printed = false;
   run_start_ = sc_core::sc_time_stamp();
+  if (mem_->has_background_clocks()) mem_->pause_when_idle();
   try {
     mem_->start_programs();
   } catch (const std::exception&) {
@@ -308,7 +320,7 @@ RunResult GpuSystem::run() {
                   now.to_string();
       break;
     }
-    if (!sc_core::sc_pending_activity()) {
+    if (!model_pending()) {
       res.error = "simulation stalled (deadlock): no pending events at " + now.to_string() +
                   " but the workload is not finished";
       break;
@@ -346,13 +358,13 @@ void GpuSystem::close_trace() {
 }
 
 // Runs what is still in flight after the last warp finished (e.g. write-back acknowledgements) until the
-// kernel has nothing left to do. However slow the memory, traffic that still moves is drained; traffic
-// that stops moving (no block answers a request for system.watchdog_us) ends the drain with an error.
+// model has nothing left to do (model_pending). However slow the memory, traffic that still moves is drained;
+// traffic that stops moving (no block answers a request for system.watchdog_us) ends the drain with an error.
 void GpuSystem::drain(RunResult& res) {
   const sc_time watchdog = us_time(cfg_.system.watchdog_us);
   double answered = total_responses();
   sc_time moved = sc_core::sc_time_stamp();  // when the drain last saw a response (at a step's end)
-  while (sc_core::sc_pending_activity()) {
+  while (model_pending()) {
     const sc_time now = sc_core::sc_time_stamp(), limit = sat_add(moved, watchdog);
     if (now >= limit) {
       res.error =

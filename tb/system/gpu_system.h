@@ -90,6 +90,7 @@ class GpuSystem {
   uint64_t completed_requests() const;
   sc_core::sc_time last_completion() const;  // the last response an SM received (the run's start if none)
   double total_responses() const;            // responses counted by every block: moves while traffic moves
+  bool model_pending() const;                // the model (not a background clock) has an event pending
   void step_towards(const sc_core::sc_time& limit);
   void drain(RunResult& res);
   double finish_ps() const;  // when the last warp finished (now, while running)

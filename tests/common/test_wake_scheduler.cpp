@@ -153,3 +153,52 @@ TEST(WakeScheduler, WaitingBlockHoldsTheRestOfItsBatch) {
   EXPECT_EQ(delta(log[2]), a_resumed);
   EXPECT_EQ(delta(log[3]), a_resumed + 1);
 }
+
+// Background clocks: a free-running sc_clock keeps the kernel from starving, so the blocks' own activity is
+// read from next_wake(), and pause_when_idle() stops the kernel at the instant the blocks go idle: an
+// sc_start with a far limit ends there, as it would by starvation without the clock.
+TEST(WakeScheduler, NextWakeAndPauseWhenIdleTellTheBlocksFromABackgroundClock) {
+  WakeScheduler sched("wake");
+  sched.add_background_clock();
+  sc_core::sc_clock clk("clk", sc_time(1, SC_NS), 0.5, sc_time(500, sc_core::SC_PS));
+  std::vector<std::string> log;
+  Client a("a", &log, &sched), b("b", &log, &sched);
+  EXPECT_EQ(sched.background_clocks(), 1u);
+  EXPECT_EQ(sched.next_wake(), WakeScheduler::kNever);
+  a.wake.notify(sc_time(30, SC_NS));
+  b.wake.notify(sc_time(12, SC_NS));
+  b.wake.notify(sc_time(7, SC_NS));  // earlier: the 12 ns entry is stale
+  EXPECT_EQ(sched.next_wake(), sc_time(7, SC_NS).value());
+  b.on_run = [&] {
+    if (sc_core::sc_time_stamp() < sc_time(20, SC_NS)) b.wake.notify_at_ps(20000);  // absolute 20 ns
+  };
+  sched.pause_when_idle();
+  sc_core::sc_start(sc_time(10, SC_NS));  // runs b at 7 ns; b's next is 20 ns, a's 30 ns
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(10, SC_NS));
+  EXPECT_EQ(sched.next_wake(), sc_time(20, SC_NS).value());
+  EXPECT_TRUE(sc_core::sc_pending_activity());  // the clock
+  sc_core::sc_start(sc_time(1, sc_core::SC_MS));
+  EXPECT_EQ(sc_core::sc_time_stamp(), sc_time(30, SC_NS));  // paused where the blocks went idle
+  EXPECT_EQ(sched.next_wake(), WakeScheduler::kNever);
+  EXPECT_TRUE(sc_core::sc_pending_activity());
+  EXPECT_EQ(times_of(log), (std::vector<std::string>{"b@7", "b@20", "a@30"}));
+}
+
+// A waiting block may wait delta cycles only: one that lets simulated time pass would leave the rest of its
+// batch at a stale time, and the scheduler reports it.
+TEST(WakeScheduler, WaitingBlockThatLetsTimePassIsALogicError) {
+  WakeScheduler sched("wake");
+  sched.allow_waiting();
+  std::vector<std::string> log;
+  Client a("a", &log, &sched);
+  a.on_run = [] { sc_core::wait(sc_time(1, SC_NS)); };
+  a.wake.notify(sc_time(5, SC_NS));
+  std::string error;
+  try {
+    sc_core::sc_start();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  EXPECT_NE(error.find("a block let simulated time pass inside its run (at 6 ns)"), std::string::npos)
+      << error;
+}
