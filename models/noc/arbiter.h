@@ -13,6 +13,7 @@
 namespace gms {
 
 class VcdWriter;
+class RtlClock;
 
 struct SwitchRequest {
   uint32_t input;
@@ -73,11 +74,12 @@ class RoundRobinArbiter : public Arbiter {
 };
 
 // Where an arbiter sits. The RTL arbiter is a SystemC module, made during elaboration as a child of the
-// module being built, and traces its signals into the block's VCD.
+// module being built, clocked and reset by `clock`, and traces its signals into the block's VCD.
 struct ArbiterSite {
-  std::string name = "arbiter";  // module name
-  VcdWriter* tf = nullptr;       // the block's VCD; nullptr: not traced
-  std::string scope;             // VCD scope of its signals
+  std::string name = "arbiter";     // module name
+  VcdWriter* tf = nullptr;          // the block's VCD; nullptr: not traced
+  std::string scope;                // VCD scope of its signals
+  const RtlClock* clock = nullptr;  // the RTL arbiter's clock and reset (required by it; models/noc/rtl)
 };
 
 // The arbiter named by NocParams::arbiter ("rr", "rtl"); ConfigError for unknown names and for "rtl" in a

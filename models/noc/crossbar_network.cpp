@@ -6,11 +6,12 @@
 namespace gms {
 
 CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p,
-                                 const Clock& clock, Hooks& hooks, VcdWriter* tf, const std::string& block)
+                                 const Clock& clock, Hooks& hooks, VcdWriter* tf, const std::string& block,
+                                 const RtlClock* rtl_clock)
     : p_(p),
       clock_(clock),
       hooks_(hooks),
-      arbiter_(make_arbiter(p.arbiter, {name + "_arbiter", tf, block + "." + name + "_arbiter"})),
+      arbiter_(make_arbiter(p.arbiter, {name + "_arbiter", tf, block + "." + name + "_arbiter", rtl_clock})),
       delivery_(parent, name),
       held_count_(delivery_.group.counter(
           "held", "arrivals that found their input buffer full (END phase withheld)", "packets")),

@@ -35,9 +35,10 @@ class CrossbarNetwork final : public PacketNetwork {
   using Hooks = PacketNetwork::Hooks;
 
   // `name` is the statistics group under `parent` ("req" / "resp"); probes attach to `tf` when non-null.
-  // Made during elaboration (an RTL arbiter is a child module "<name>_arbiter" of the module being built).
+  // Made during elaboration (an RTL arbiter is a child module "<name>_arbiter" of the module being built,
+  // clocked by `rtl_clock`).
   CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p, const Clock& clock,
-                  Hooks& hooks, VcdWriter* tf, const std::string& block);
+                  Hooks& hooks, VcdWriter* tf, const std::string& block, const RtlClock* rtl_clock = nullptr);
   CrossbarNetwork(const CrossbarNetwork&) = delete;
   CrossbarNetwork& operator=(const CrossbarNetwork&) = delete;
 

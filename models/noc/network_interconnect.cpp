@@ -38,8 +38,18 @@ NetworkInterconnect::NetworkInterconnect(sc_core::sc_module_name name, const Noc
   // The one-hop networks exist from the start: their VCD probes must be declared before any value changes.
   // Router networks need the terminal counts, known at end_of_elaboration.
   if (p_.type == "full") {
-    req_ = std::make_unique<CrossbarNetwork>("req", stats_, p_, clock_, req_hooks_, tf_, basename());
-    resp_ = std::make_unique<CrossbarNetwork>("resp", stats_, p_, clock_, resp_hooks_, tf_, basename());
+    if (p_.arbiter == "rtl") {
+      // One clock and reset for both networks' Verilated arbiters; free-running, so the scheduler counts it
+      // as background activity (the run loop tells it from the model's). Its own trace selection: a clock
+      // in a long run's VCD is two changes per NoC cycle.
+      const std::string clk = std::string(basename()) + "_rtl_clk";
+      rtl_clock_ = std::make_unique<RtlClock>(clk.c_str(), clock_.period_ps(), env.trace_file(clk), clk);
+      wake_event_.scheduler().add_background_clock();
+    }
+    req_ = std::make_unique<CrossbarNetwork>("req", stats_, p_, clock_, req_hooks_, tf_, basename(),
+                                             rtl_clock_.get());
+    resp_ = std::make_unique<CrossbarNetwork>("resp", stats_, p_, clock_, resp_hooks_, tf_, basename(),
+                                              rtl_clock_.get());
     // An RTL arbiter waits delta cycles for its Verilated model inside step(): the scheduler runs us from
     // a thread then (the other blocks of the batch wait with us, so the order of everything is kept).
     if (req_->waits() || resp_->waits()) wake_event_.scheduler().allow_waiting();

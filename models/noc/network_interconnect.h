@@ -17,6 +17,7 @@
 #include "models/noc/interconnect.h"
 #include "models/noc/packet_network.h"
 #include "models/noc/router/flit_network.h"
+#include "models/noc/rtl/rtl_clock.h"
 
 namespace gms {
 
@@ -89,6 +90,7 @@ class NetworkInterconnect : public Interconnect, private McRouterControl {
   const BlockEnv& env_;
   VcdWriter* tf_;  // asked for at construction: the trace selection is checked before elaboration ends
   const unsigned slices_per_mc_;
+  std::unique_ptr<RtlClock> rtl_clock_;        // noc.arbiter rtl: the RTL arbiters' clock and reset
   std::unique_ptr<PacketNetwork> req_, resp_;  // made at end_of_elaboration, when the port counts are known
   std::vector<AtTargetPort> up_ports_;
   std::vector<AtInitiatorPort> down_ports_;

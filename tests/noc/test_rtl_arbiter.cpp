@@ -1,8 +1,10 @@
 // The RTL arbiter's transactor (models/noc/rtl/) against the C++ RoundRobinArbiter: the same requests,
 // issued in the same order, get identical grants (same pairs, same order) every cycle, over thousands of
 // cycles of random request patterns, with inputs that request several outputs (so the order of service and
-// the skipping of inputs already granted matter). A request issued in the first delta cycle of time 0,
-// while the RTL is still in reset, is answered correctly without simulated time passing. Each case
+// the skipping of inputs already granted matter) and cycles without requests (whose rising edges must move
+// no pointer). The model runs on a free-running RtlClock (1 ns, rising mid-cycle); the driver arbitrates at
+// the cycle edges, as the crossbar does. A request issued at time 0, during reset, waits for the first cycle
+// after it; a second arbitration in one clock cycle and one at a rising edge's time are refused. Each case
 // elaborates once (its own process under ctest).
 #include <gtest/gtest.h>
 
@@ -11,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -18,21 +21,34 @@
 #include "models/common/vcd_writer.h"
 #include "models/noc/arbiter.h"
 #include "models/noc/rtl/rtl_arbiter.h"
+#include "models/noc/rtl/rtl_clock.h"
 #include "tests/config_error_of.h"
 
 using gms::RoundRobinArbiter;
 using gms::RtlArbiter;
+using gms::RtlClock;
 using gms::SwitchRequest;
+using sc_core::sc_time;
 
 namespace {
 
-// Runs `body` in a thread process from the first delta cycle of time 0 (grant() waits: a thread calls it).
+constexpr uint64_t kPeriodPs = 1000;  // the driver's NoC cycle
+
+// Runs `body` in a thread process from the first delta cycle of time 0 (grant() waits: a thread calls it),
+// then stops the simulation (the clock never lets the kernel starve).
 struct Driver : sc_core::sc_module {
   std::function<void()> body;
   SC_HAS_PROCESS(Driver);
   explicit Driver(sc_core::sc_module_name n) : sc_module(n) { SC_THREAD(go); }
-  void go() { body(); }
+  void go() {
+    body();
+    sc_core::sc_stop();
+  }
 };
+
+sc_time ps(uint64_t n) {
+  return sc_time::from_value(n);  // the default resolution, 1 ps
+}
 
 std::string show(const std::vector<SwitchRequest>& g) {
   std::string s;
@@ -44,10 +60,11 @@ struct Pattern {
   unsigned inputs, outputs;
   double load;        // chance that an input requests in a cycle
   unsigned max_outs;  // outputs an input requests at most (several: order of service matters)
-  double idle;        // chance of a cycle without any request (the clock stays gated)
+  double idle;        // chance of a cycle without any request (its rising edge must move no pointer)
 };
 
-// Random requests for `cycles` cycles, one NoC cycle (1 ns) apart; returns the cycles that had requests.
+// Random requests for `cycles` cycles, one NoC cycle (1 ns) apart from cycle 1 on (the first after reset, and
+// the first the crossbar can arbitrate at); returns the cycles that had requests.
 uint64_t compare_random(RtlArbiter& rtl, const Pattern& p, uint64_t cycles, uint32_t seed) {
   RoundRobinArbiter ref;
   ref.resize(p.inputs, p.outputs);
@@ -55,6 +72,7 @@ uint64_t compare_random(RtlArbiter& rtl, const Pattern& p, uint64_t cycles, uint
   std::uniform_real_distribution<double> u(0, 1);
   std::vector<SwitchRequest> reqs, got, want;
   uint64_t busy = 0, granted = 0;
+  sc_core::wait(ps(kPeriodPs));
   for (uint64_t c = 0; c < cycles; ++c) {
     reqs.clear();
     if (u(rng) >= p.idle) {
@@ -75,22 +93,24 @@ uint64_t compare_random(RtlArbiter& rtl, const Pattern& p, uint64_t cycles, uint
     }
     busy += !reqs.empty();
     granted += got.size();
-    sc_core::wait(1, sc_core::SC_NS);
+    sc_core::wait(ps(kPeriodPs));
   }
   EXPECT_GT(granted, cycles / 2);
   return busy;
 }
 
 void run_case(const Pattern& p, uint64_t cycles, uint32_t seed, gms::VcdWriter* vcd = nullptr) {
-  RtlArbiter rtl({"arbiter", vcd, "arbiter"});
+  RtlClock clock("clock", kPeriodPs, vcd, "clock");
+  RtlArbiter rtl({"arbiter", vcd, "arbiter", &clock});
   rtl.resize(p.inputs, p.outputs);
   Driver d("driver");
   uint64_t busy = 0;
   d.body = [&] { busy = compare_random(rtl, p, cycles, seed); };
   sc_core::sc_start();
   EXPECT_GT(busy, 0u);
-  // The clock is gated: two reset pulses, then one edge per cycle with requests.
-  EXPECT_EQ(rtl.clock_edges(), 2 + busy);
+  // The clock ran every cycle; the registers took exactly the cycles with requests.
+  EXPECT_EQ(rtl.commits(), busy);
+  EXPECT_EQ(sc_core::sc_time_stamp(), ps((cycles + 1) * kPeriodPs));
 }
 
 }  // namespace
@@ -117,7 +137,8 @@ TEST(RtlArbiter, OneInput) {
   run_case({1, 4, 0.9, 2, 0.1}, 2000, 5);
 }
 
-// Tracing adds delta cycles (the probes sample after the clock edge): the grants stay the same.
+// Tracing adds delta cycles (the probes sample after the clock edge) and a process on the clock: the grants
+// stay the same.
 TEST(RtlArbiter, TracedRunGrantsTheSame) {
   const std::string path = std::string(GMS_BINARY_DIR) + "/test-tmp-rtl_arbiter_traced.vcd";
   gms::VcdWriter vcd(path, "1 ps");
@@ -126,40 +147,96 @@ TEST(RtlArbiter, TracedRunGrantsTheSame) {
   std::remove(path.c_str());
 }
 
-// A request in the first delta cycle of time 0, while reset is asserted: grant() waits for the reset to
-// end (delta cycles only) and answers as the C++ arbiter does.
-TEST(RtlArbiter, RequestDuringResetIsAnsweredAtTimeZero) {
-  RtlArbiter rtl({"arbiter", nullptr, ""});
+// A request in the first delta cycle of time 0, while reset is asserted: grant() waits for the reset (the
+// first rising edge, at 0.5 ns) and arbitrates at the first cycle edge after it (1 ns), as the C++ arbiter
+// does at its first call; the pointers then move as the C++ ones did.
+TEST(RtlArbiter, RequestDuringResetIsServedAtTheFirstCycleAfterIt) {
+  RtlClock clock("clock", kPeriodPs);
+  RtlArbiter rtl({"arbiter", nullptr, "", &clock});
   rtl.resize(4, 2);
   RoundRobinArbiter ref;
   ref.resize(4, 2);
   Driver d("driver");
-  std::vector<SwitchRequest> got, want;
-  uint64_t delta_before = 0, delta_after = 0;
+  std::vector<SwitchRequest> got, want, got2, want2;
+  uint64_t delta_before = 0;
+  sc_time answered;
   d.body = [&] {
     const std::vector<SwitchRequest> reqs = {{2, 1}, {3, 1}, {1, 0}, {2, 0}};
     delta_before = sc_core::sc_delta_count();
-    EXPECT_LT(rtl.clock_edges(), 2u);  // reset is still pulsing the clock
+    EXPECT_TRUE(clock.in_reset());
     rtl.allocate(reqs, got);
-    delta_after = sc_core::sc_delta_count();
-    EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::SC_ZERO_TIME);
+    answered = sc_core::sc_time_stamp();
     ref.allocate(reqs, want);
-    // And the pointers moved as the C++ ones did: the same requests again rotate the same way.
-    std::vector<SwitchRequest> got2, want2;
+    sc_core::wait(ps(kPeriodPs));
     rtl.allocate(reqs, got2);
     ref.allocate(reqs, want2);
-    EXPECT_EQ(show(got2), show(want2));
+    sc_core::wait(ps(kPeriodPs));  // past the edge that takes it
   };
   sc_core::sc_start();
   EXPECT_EQ(delta_before, 0u);
-  EXPECT_GT(delta_after, 4u);  // it waited for the reset pulses
+  EXPECT_EQ(answered, ps(kPeriodPs));
   EXPECT_EQ(show(got), show(want));
   EXPECT_EQ(show(want), "(2->1)(1->0)");
+  EXPECT_EQ(show(got2), show(want2));
+  EXPECT_EQ(show(want2), "(3->1)(2->0)");
+  EXPECT_EQ(rtl.commits(), 2u);
+}
+
+// The clock: rising edges half a cycle into each cycle (an odd period rounds the phase down), reset held for
+// the first one and released in its delta cycle.
+TEST(RtlClock, RisesMidCycleAndResetsAtItsFirstEdge) {
+  RtlClock clock("clock", 1429);  // 700 MHz, the fermi NoC
+  EXPECT_EQ(clock.phase_ps(), 714u);
+  std::vector<uint64_t> rising, falling;
+  std::vector<bool> rst_at_edge;
+  struct Watch : sc_core::sc_module {
+    std::function<void()> on_edge;
+    SC_HAS_PROCESS(Watch);
+    Watch(sc_core::sc_module_name n, const sc_core::sc_clock& c) : sc_module(n) {
+      SC_METHOD(edge);
+      sensitive << c;
+      dont_initialize();
+    }
+    void edge() { on_edge(); }
+  } watch("watch", clock.clk());
+  watch.on_edge = [&] {
+    (clock.clk().read() ? rising : falling).push_back(sc_core::sc_time_stamp().value());
+    if (clock.clk().read()) rst_at_edge.push_back(clock.rst().read());
+  };
+  sc_core::sc_start(ps(4 * 1429));
+  EXPECT_EQ(rising, (std::vector<uint64_t>{714, 714 + 1429, 714 + 2 * 1429, 714 + 3 * 1429}));
+  EXPECT_EQ(falling, (std::vector<uint64_t>{1429, 2 * 1429, 3 * 1429}));   // at the cycle edges
+  EXPECT_EQ(rst_at_edge, (std::vector<bool>{true, false, false, false}));  // what the registers sample
+  EXPECT_FALSE(clock.in_reset());
+  EXPECT_TRUE(clock.at_rising_edge(714 + 1429));
+  EXPECT_FALSE(clock.at_rising_edge(1429));
+  EXPECT_EQ(clock.next_cycle_ps(714), 1429u);
+  EXPECT_EQ(clock.next_cycle_ps(1429), 2u * 1429);
+}
+
+// One arbitration per clock cycle: a second one before the rising edge took the first, or one at a rising
+// edge's time, would see pointers the C++ arbiter does not have; the transactor refuses both.
+TEST(RtlArbiter, SecondArbitrationInACycleOrOneAtARisingEdgeIsALogicError) {
+  RtlClock clock("clock", kPeriodPs);
+  RtlArbiter rtl({"arbiter", nullptr, "", &clock});
+  rtl.resize(4, 2);
+  Driver d("driver");
+  std::vector<SwitchRequest> got;
+  d.body = [&] {
+    sc_core::wait(ps(kPeriodPs));
+    rtl.allocate({{0, 0}}, got);
+    EXPECT_THROW(rtl.allocate({{1, 1}}, got), std::logic_error);
+    sc_core::wait(ps(kPeriodPs + kPeriodPs / 2));  // 2.5 ns: the rising edge of cycle 2
+    EXPECT_THROW(rtl.allocate({{1, 1}}, got), std::logic_error);
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(rtl.commits(), 1u);
 }
 
 TEST(RtlArbiter, CrossbarLargerThanTheVerilatedCapacityIsAConfigError) {
   const unsigned n = RtlArbiter::capacity();
-  RtlArbiter rtl({"arbiter", nullptr, ""});
+  RtlClock clock("clock", kPeriodPs);
+  RtlArbiter rtl({"arbiter", nullptr, "", &clock});
   EXPECT_EQ(config_error_of([&] { rtl.resize(n + 1, 2); }),
             "noc.arbiter: rtl: the Verilated arbiter has at most " + std::to_string(n) +
                 " inputs and outputs (CMake GMS_RTL_ARBITER_PORTS); this crossbar has " +

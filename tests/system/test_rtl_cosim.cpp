@@ -155,3 +155,58 @@ TEST(RtlCosimVcd, TracedRunHoldsTheRtlSignalsBesideTheTlmProbes) {
 }
 
 }  // namespace
+
+namespace {
+
+// The value changes of scalar `code` after the initial $dumpvars, as (time, value) pairs.
+std::vector<std::pair<uint64_t, char>> scalar_changes(const std::string& vcd, const std::string& code) {
+  std::vector<std::pair<uint64_t, char>> out;
+  uint64_t now = 0;
+  std::istringstream in(vcd.substr(vcd.find("$end", vcd.find("$dumpvars"))));
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty()) continue;
+    if (line[0] == '#') now = std::stoull(line.substr(1));
+    if ((line[0] == '0' || line[0] == '1') && line.substr(1) == code) out.push_back({now, line[0]});
+  }
+  return out;
+}
+
+}  // namespace
+
+// The RTL clock and reset, selected by their own block name: a free-running clock rising half a NoC cycle
+// into every cycle (fermi: 1429 ps, rising at 714 ps) for the whole run, and a reset released at its first
+// rising edge. --trace xbar alone leaves them out (a clock is two changes per NoC cycle).
+TEST(RtlCosimVcd, ClockAndResetAreTracedWhenSelected) {
+  const std::string d = temp_dir("rtl_cosim_vcd_clk");
+  const CliResult c = run_cli("run -q -c " + gms_src("configs/fermi.yaml") + " -w " +
+                              gms_src("configs/workloads/small.yaml") + " -o " + d +
+                              " --set noc.arbiter=rtl --vcd " + d + "/wave.vcd --trace xbar,xbar_rtl_clk");
+  ASSERT_EQ(c.status, 0) << c.out;
+  const std::string vcd = read_file(d + "/wave.vcd");
+  const VcdScopes scopes = vcd_scopes(vcd);
+  ASSERT_TRUE(scopes.count("xbar_rtl_clk"));
+  const auto clk = scalar_changes(vcd, scopes.at("xbar_rtl_clk").at("clk"));
+  const auto rst = scalar_changes(vcd, scopes.at("xbar_rtl_clk").at("rst"));
+  ASSERT_GT(clk.size(), 100u);
+  for (size_t k = 0; k < clk.size(); ++k) {
+    const uint64_t rise = 714 + (k / 2) * 1429;
+    ASSERT_EQ(clk[k], (std::make_pair(k % 2 ? rise + 715 : rise, k % 2 ? '0' : '1'))) << k;
+  }
+  // In reset from the start, released at the first rising edge.
+  const size_t dv = vcd.find("$dumpvars");
+  const std::string dumpvars = vcd.substr(dv, vcd.find("$end", dv) - dv);
+  EXPECT_NE(dumpvars.find("\n1" + scopes.at("xbar_rtl_clk").at("rst") + "\n"), std::string::npos);
+  EXPECT_EQ(rst, (std::vector<std::pair<uint64_t, char>>{{714, '0'}}));
+  // The arbiters' own view of the handshake: valid rises at cycle edges and falls at rising edges.
+  const auto valid = scalar_changes(vcd, scopes.at("xbar.req_arbiter").at("valid"));
+  ASSERT_GT(valid.size(), 100u);
+  for (const auto& [t, v] : valid) EXPECT_EQ(t % 1429, v == '1' ? 0u : 714u) << t;
+  // Without the clock's name the clock is not traced.
+  const std::string d2 = temp_dir("rtl_cosim_vcd_noclk");
+  ASSERT_EQ(run_cli("run -q -c " + gms_src("configs/fermi.yaml") + " -w " +
+                    gms_src("configs/workloads/small.yaml") + " -o " + d2 + " --set noc.arbiter=rtl --vcd " +
+                    d2 + "/wave.vcd --trace xbar")
+                .status,
+            0);
+  EXPECT_FALSE(vcd_scopes(read_file(d2 + "/wave.vcd")).count("xbar_rtl_clk"));
+}

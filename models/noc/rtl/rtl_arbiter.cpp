@@ -2,12 +2,16 @@
 
 #include <Vrr_arbiter.h>
 
+#include <stdexcept>
+#include <string>
 #include <systemc>
 #include <type_traits>
 #include <utility>
 
+#include "models/common/clock.h"
 #include "models/common/config.h"
 #include "models/noc/active_set.h"
+#include "models/noc/rtl/rtl_clock.h"
 #include "models/noc/rtl/rtl_cosim.h"
 #include "models/noc/rtl/rtl_probes.h"
 
@@ -30,7 +34,6 @@ constexpr unsigned clog2(unsigned n) {
 // As rr_arbiter.sv computes them for INPUTS = OUTPUTS = kCap (CMake passes the same number to both).
 constexpr unsigned kCap = GMS_RTL_ARBITER_PORTS;
 constexpr unsigned kIndexBits = kCap > 1 ? clog2(kCap) : 1;  // IW and OW
-constexpr unsigned kResetPulses = 2;
 static_assert(kCap >= 2 && kCap <= 1024, "GMS_RTL_ARBITER_PORTS: 2 .. 1024");
 
 void put_field(std::vector<uint32_t>& words, unsigned lo, unsigned width, uint32_t value) {
@@ -49,10 +52,10 @@ void copy_words(const std::vector<uint32_t>& words, Bv& bv) {
 
 struct RtlArbiter::Pins : sc_core::sc_module {
   Model model;
-  // The clock is pulsed by the reset process, then by whichever process calls grant() (never both in one
-  // delta cycle).
-  sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> clk;
-  sc_core::sc_signal<bool> rst;
+  const RtlClock& clock;
+  // Raised by grant()'s caller at a cycle edge, lowered by commit() at the rising edge half a cycle later
+  // (never in one delta cycle).
+  sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS> valid;
   sc_core::sc_signal<GMS_PIN(n_inputs)> n_inputs;
   sc_core::sc_signal<GMS_PIN(req)> req;
   sc_core::sc_signal<GMS_PIN(order)> order;
@@ -60,53 +63,77 @@ struct RtlArbiter::Pins : sc_core::sc_module {
   sc_core::sc_signal<GMS_PIN(gnt_input)> gnt_input;
   GMS_PIN(req) req_value;  // reused: building an sc_bv costs an allocation
   GMS_PIN(order) order_value;
-  sc_core::sc_event reset_done_ev;
-  bool reset_done = false;
-  unsigned inputs = 1;  // n_inputs, driven during reset
-  uint64_t edges = 0;
-  uint64_t edge_delta = ~uint64_t(0);  // the delta cycle grant() last raised the clock in
+  sc_core::sc_event arm;  // grant() raised valid: commit() waits for the next rising edge
+  bool pending = false;   // valid is high, the edge that takes it has not come yet
+  // commit()'s: waiting to be armed, armed for the next rising edge, traced: settling, then sampling.
+  enum class Stage { idle, armed, settle, sample } stage = Stage::idle;
+  unsigned inputs = 1;  // n_inputs, driven at time 0
+  uint64_t commits = 0;
   RtlProbes probes;
 
   SC_HAS_PROCESS(Pins);
-  explicit Pins(const sc_core::sc_module_name& n)
+  Pins(const sc_core::sc_module_name& n, const RtlClock& c)
       : sc_module(n),
         model("rtl"),
-        clk("clk", false),
-        rst("rst", true),
+        clock(c),
+        valid("valid", false),
         n_inputs("n_inputs"),
         req("req"),
         order("order"),
         gnt("gnt"),
         gnt_input("gnt_input") {
-    model.clk(clk);
-    model.rst(rst);
+    model.clk(clock.clk());
+    model.rst(clock.rst());
+    model.valid(valid);
     model.n_inputs(n_inputs);
     model.req(req);
     model.order(order);
     model.gnt(gnt);
     model.gnt_input(gnt_input);
-    SC_THREAD(reset_sequence);  // from the first delta cycle of time 0
+    SC_THREAD(start);
+    SC_METHOD(commit);  // one activation to arm, one at the edge: none in cycles without an arbitration
+    sensitive << arm;
+    dont_initialize();
   }
 
-  // One clock pulse in two delta cycles: the model sees the rising edge in the first.
-  void pulse() {
-    clk.write(true);
-    ++edges;
-    wait(sc_core::SC_ZERO_TIME);
-    clk.write(false);
-    wait(sc_core::SC_ZERO_TIME);
-  }
-
-  void reset_sequence() {
+  void start() {
     GMS_PIN(n_inputs) n = inputs;
     n_inputs.write(n);
-    for (unsigned k = 0; k < kResetPulses; ++k) pulse();
-    rst.write(false);
+    if (!probes.on()) return;
+    wait(sc_core::SC_ZERO_TIME);  // the model evaluates its reset state
+    wait(sc_core::SC_ZERO_TIME);
+    probes.sample();
+    wait(clock.reset_done_event());
     wait(sc_core::SC_ZERO_TIME);  // the model sees rst low
-    wait(sc_core::SC_ZERO_TIME);  // and has settled
-    reset_done = true;
-    reset_done_ev.notify();
-    if (probes.on()) probes.sample();
+    probes.sample();
+  }
+
+  // Armed by grant(): waits for the next rising edge. At the edge the model samples valid high (this
+  // delta's value) and moves the pointers; valid goes low for the next edges. Traced: samples the
+  // registers once the model has taken the edge.
+  void commit() {
+    switch (stage) {
+      case Stage::idle:
+        stage = Stage::armed;
+        next_trigger(clock.clk().posedge_event());
+        return;
+      case Stage::armed:
+        valid.write(false);
+        pending = false;
+        ++commits;
+        if (!probes.on()) break;
+        stage = Stage::settle;  // the model took the edge; in the next delta it sees valid low
+        next_trigger(sc_core::SC_ZERO_TIME);
+        return;
+      case Stage::settle:
+        stage = Stage::sample;
+        next_trigger(sc_core::SC_ZERO_TIME);
+        return;
+      case Stage::sample:
+        probes.sample();
+        break;
+    }
+    stage = Stage::idle;  // back to the static sensitivity: the next arm
   }
 };
 
@@ -120,14 +147,15 @@ RtlArbiter::RtlArbiter(const ArbiterSite& site) {
   if (res != sc_core::sc_time(1, sc_core::SC_PS))
     throw ConfigError("noc.arbiter: rtl: the SystemC time resolution is " + res.to_string() +
                       ", not the Verilog time precision of rr_arbiter.sv (1 ps, `timescale 1ns / 1ps)");
-  pins_ = std::make_unique<Pins>(site.name.c_str());
+  if (!site.clock) throw std::invalid_argument("RtlArbiter " + site.name + ": no clock (ArbiterSite::clock)");
+  pins_ = std::make_unique<Pins>(site.name.c_str(), *site.clock);
   pins_->probes.attach(site.tf, site.scope, std::string(pins_->model.name()) + ".rr_arbiter");
 }
 
 RtlArbiter::~RtlArbiter() = default;
 
-uint64_t RtlArbiter::clock_edges() const {
-  return pins_->edges;
+uint64_t RtlArbiter::commits() const {
+  return pins_->commits;
 }
 
 void RtlArbiter::on_resize() {
@@ -144,23 +172,30 @@ void RtlArbiter::on_resize() {
 
 void RtlArbiter::grant(std::vector<SwitchRequest>& grants) {
   grants.clear();
-  if (touched_count_ == 0) return;  // no request, no grant: the clock stays gated
+  if (touched_count_ == 0) return;  // no request: valid stays low, the next edge moves nothing
   Pins& p = *pins_;
-  while (!p.reset_done) sc_core::wait(p.reset_done_ev);  // time 0 only: delta cycles, no time passes
-  // Called again in the delta cycle that raised the clock: lowering it now would undo that edge.
-  if (sc_core::sc_delta_count() == p.edge_delta) sc_core::wait(sc_core::SC_ZERO_TIME);
+  if (p.clock.in_reset()) {  // before the first rising edge: served at the first cycle edge after it
+    sc_core::wait(p.clock.reset_done_event());
+    const uint64_t now = Clock::now_ps();
+    sc_core::wait(Clock::ps(p.clock.next_cycle_ps(now) - now));
+  }
+  const uint64_t now = Clock::now_ps();
+  // The clock's phase keeps both from happening at the crossbar's cycle edges; either would let the
+  // pointers the next grant() sees differ from the C++ arbiter's.
+  if (p.pending)
+    throw std::logic_error(std::string(p.name()) + ": a second arbitration at " + std::to_string(now) +
+                           " ps before the rising edge took the first (one grant() per clock cycle)");
+  if (p.clock.at_rising_edge(now))
+    throw std::logic_error(std::string(p.name()) + ": grant() at " + std::to_string(now) +
+                           " ps, the time of a rising clock edge (call it at the NoC cycle edges)");
   drive_inputs();
+  p.valid.write(true);
+  p.pending = true;
+  p.arm.notify();                        // commit() waits for the next rising edge
   sc_core::wait(sc_core::SC_ZERO_TIME);  // the model evaluates the new inputs
   sc_core::wait(sc_core::SC_ZERO_TIME);  // its outputs have updated
   read_grants(grants);
-  p.clk.write(true);  // the edge: each output that granted moves its pointer past its winner
-  ++p.edges;
-  p.edge_delta = sc_core::sc_delta_count();
-  if (p.probes.on()) {
-    sc_core::wait(sc_core::SC_ZERO_TIME);  // the model takes the edge
-    sc_core::wait(sc_core::SC_ZERO_TIME);
-    p.probes.sample();
-  }
+  if (p.probes.on()) p.probes.sample();
 }
 
 void RtlArbiter::drive_inputs() {
@@ -195,7 +230,6 @@ void RtlArbiter::drive_inputs() {
   copy_words(order_words_, p.order_value);
   p.req.write(p.req_value);
   p.order.write(p.order_value);
-  p.clk.write(false);
 }
 
 void RtlArbiter::read_grants(std::vector<SwitchRequest>& grants) {
