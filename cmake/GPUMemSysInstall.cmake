@@ -48,6 +48,11 @@ gms_collect_libraries(gms_models GMS_EXPORTED_LIBRARIES)
 # The one target users link; it needs C++17 (the standard this tree and its libsystemc are built with).
 set_target_properties(gms_models PROPERTIES EXPORT_NAME models)
 target_compile_features(gms_models INTERFACE cxx_std_17)
+# A sanitized build (GMS_SANITIZE, scripts/test --asan) installs instrumented libraries: whoever links them
+# needs the sanitizer runtimes, so the package carries the link option.
+if(GMS_SANITIZE)
+  target_link_options(gms_models INTERFACE -fsanitize=address,undefined)
+endif()
 
 install(TARGETS ${GMS_EXPORTED_LIBRARIES}
         EXPORT GPUMemSysTargets

@@ -18,6 +18,18 @@
 
 namespace {
 
+// Debian's SystemC switches SC_THREAD stacks (QuickThreads) without telling AddressSanitizer (no
+// __sanitizer_start_switch_fiber), and with noc.arbiter: rtl the system's scheduler runs as a thread: a
+// sanitized gpumemsys then reports false stack-use-after-scope errors on the main stack after the switches
+// ("ASan is ignoring requested __asan_handle_no_return"). The release build runs these tests; the RTL unit
+// tests (tests/noc) still run sanitized.
+#if defined(__SANITIZE_ADDRESS__)
+#define GMS_SKIP_IN_ASAN_BUILD() \
+  GTEST_SKIP() << "whole-system RTL runs are not checkable by ASan with Debian's SystemC"
+#else
+#define GMS_SKIP_IN_ASAN_BUILD() (void)0
+#endif
+
 struct RunOut {
   std::string dir, json, csv;
   std::map<std::string, double> stats;
@@ -58,6 +70,7 @@ void PrintTo(const Workload& w, std::ostream* os) {
 class RtlEquivalence : public ::testing::TestWithParam<Workload> {};
 
 TEST_P(RtlEquivalence, StatisticsAreByteIdenticalToTheCppArbiter) {
+  GMS_SKIP_IN_ASAN_BUILD();
   const Workload& w = GetParam();
   const std::string name = w.config + "_" + w.workload;
   const RunOut cpp = run(name, w.config, w.workload, "rr"), rtl = run(name, w.config, w.workload, "rtl");
@@ -127,6 +140,7 @@ size_t changes(const std::string& vcd, const std::string& code) {
 }
 
 TEST(RtlCosimVcd, TracedRunHoldsTheRtlSignalsBesideTheTlmProbes) {
+  GMS_SKIP_IN_ASAN_BUILD();
   const std::string d = temp_dir("rtl_cosim_vcd");
   const CliResult c = run_cli("run -q -c " + gms_src("configs/fermi.yaml") + " -w " +
                               gms_src("configs/workloads/small.yaml") + " -o " + d +
@@ -177,6 +191,7 @@ std::vector<std::pair<uint64_t, char>> scalar_changes(const std::string& vcd, co
 // into every cycle (fermi: 1429 ps, rising at 714 ps) for the whole run, and a reset released at its first
 // rising edge. --trace xbar alone leaves them out (a clock is two changes per NoC cycle).
 TEST(RtlCosimVcd, ClockAndResetAreTracedWhenSelected) {
+  GMS_SKIP_IN_ASAN_BUILD();
   const std::string d = temp_dir("rtl_cosim_vcd_clk");
   const CliResult c = run_cli("run -q -c " + gms_src("configs/fermi.yaml") + " -w " +
                               gms_src("configs/workloads/small.yaml") + " -o " + d +
