@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/common/line_pieces.h"
 #include "models/noc/network_interconnect.h"
 
 namespace gms {
@@ -34,32 +35,13 @@ void Interconnect::up_b_transport(int port, Payload& t, sc_core::sc_time& d) {
 unsigned Interconnect::up_transport_dbg(int port, Payload& t) {
   const tlm::tlm_command cmd = t.get_command();
   if (cmd != tlm::TLM_READ_COMMAND && cmd != tlm::TLM_WRITE_COMMAND) return 0;
-  const uint64_t addr = t.get_address();
-  const unsigned len = t.get_data_length();
-  unsigned char* data = t.get_data_ptr();
-  const unsigned char* be = t.get_byte_enable_ptr();
-  const unsigned be_len = t.get_byte_enable_length();
-  if (!data) return 0;
-  unsigned done = 0;
-  std::vector<unsigned char> piece_be;
-  for (unsigned first = 0; first < len;) {
-    // One line's part of the access (addr + first rounded down to 128 B, up to the next line).
-    const uint64_t a = addr + first;
-    const unsigned n = unsigned(std::min<uint64_t>(len - first, 128 - (a & 127)));
-    tlm::tlm_generic_payload piece;
-    piece.set_command(cmd);
-    piece.set_address(a);
-    piece.set_data_ptr(data + first);
-    piece.set_data_length(n);
-    piece.set_streaming_width(n);
-    if (be && be_len) {  // the pattern continues from this piece's offset (TLM: it repeats over the data)
-      piece_be.resize(n);
-      for (unsigned i = 0; i < n; ++i) piece_be[i] = be[(first + i) % be_len];
-      piece.set_byte_enable_ptr(piece_be.data());
-      piece.set_byte_enable_length(n);
-    }
+  if (!t.get_data_ptr()) return 0;
+  // Each line to the slice that serves it; a write to every slice that may hold the line (when the
+  // system gave debug targets).
+  const unsigned done = for_each_line_piece(t, [&](Payload& piece) {
     dbg_targets_.clear();
-    if (cmd == tlm::TLM_WRITE_COMMAND && debug_targets_) debug_targets_(a, unsigned(port), dbg_targets_);
+    if (cmd == tlm::TLM_WRITE_COMMAND && debug_targets_)
+      debug_targets_(piece.get_address(), unsigned(port), dbg_targets_);
     if (dbg_targets_.empty()) dbg_targets_.push_back(route(piece, unsigned(port)));
     unsigned got = 0;
     for (unsigned target : dbg_targets_) {
@@ -68,10 +50,8 @@ unsigned Interconnect::up_transport_dbg(int port, Payload& t) {
                                 std::to_string(down.size()));
       got = down[int(target)]->transport_dbg(piece);
     }
-    done += got;
-    if (got < n) break;  // a target that served less ends the access there
-    first += n;
-  }
+    return got;
+  });
   if (done) t.set_response_status(tlm::TLM_OK_RESPONSE);
   return done;
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/common/clock.h"
+#include "models/common/line_pieces.h"
 #include "models/common/mem_req.h"
 #include "models/dram/backing_store.h"
 #include "models/dram/memory_channel.h"
@@ -34,42 +35,20 @@ bool bad_shape(const tlm::tlm_generic_payload& t) {
 }  // namespace
 
 unsigned GpuMemSys::host_access(tlm::tlm_generic_payload& t) {
-  const tlm::tlm_command cmd = t.get_command();
-  const uint64_t addr = t.get_address();
-  const unsigned len = t.get_data_length();
-  unsigned char* data = t.get_data_ptr();
-  const unsigned char* be = t.get_byte_enable_ptr();
-  const unsigned be_len = be ? t.get_byte_enable_length() : 0;
-  std::vector<unsigned char> piece_be;
+  const bool write = t.get_command() == tlm::TLM_WRITE_COMMAND;
   std::vector<unsigned> targets;
-  unsigned done = 0;
-  for (unsigned first = 0; first < len;) {
-    const uint64_t a = addr + first;
-    const unsigned n = unsigned(std::min<uint64_t>(len - first, kLineBytes - (a & (kLineBytes - 1))));
-    tlm::tlm_generic_payload piece;
-    piece.set_command(cmd);
-    piece.set_address(a);
-    piece.set_data_ptr(data + first);
-    piece.set_data_length(n);
-    piece.set_streaming_width(n);
-    if (be_len) {  // the pattern continues from this piece's offset (TLM: it repeats over the data)
-      piece_be.resize(n);
-      for (unsigned i = 0; i < n; ++i) piece_be[i] = be[(first + i) % be_len];
-      piece.set_byte_enable_ptr(piece_be.data());
-      piece.set_byte_enable_length(n);
-    }
+  return for_each_line_piece(t, [&](tlm::tlm_generic_payload& piece) {
+    // A read asks the slice that serves the line; a write goes to every slice that may hold it.
+    const uint64_t a = piece.get_address();
     targets.clear();
-    if (cmd == tlm::TLM_WRITE_COMMAND)
+    if (write)
       slices_->holders(a, targets);
     else
       targets.push_back(slices_->slice_for(a, 0));
     unsigned got = 0;
     for (unsigned s : targets) got = llcs_.at(s)->tsock.get_base_interface().transport_dbg(piece);
-    done += got;
-    if (got < n) break;
-    first += n;
-  }
-  return done;
+    return got;
+  });
 }
 
 unsigned GpuMemSys::host_transport_dbg(tlm::tlm_generic_payload& t) {
