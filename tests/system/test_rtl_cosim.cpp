@@ -9,14 +9,19 @@
 
 #include <map>
 #include <ostream>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/common/vcd_reader.h"
 
 namespace {
+
+using gms::test::VcdChange;
+using gms::test::VcdFile;
+using gms::test::VcdSignal;
+const std::string kTop = "SystemC.";  // the VCD's top scope
 
 // Debian's SystemC switches SC_THREAD stacks (QuickThreads) without telling AddressSanitizer (no
 // __sanitizer_start_switch_fiber), and with noc.arbiter: rtl the system's scheduler runs as a thread: a
@@ -98,45 +103,9 @@ INSTANTIATE_TEST_SUITE_P(Contended, RtlEquivalence,
                            return i.param.config + "_" + i.param.workload;
                          });
 
-// The scopes of a VCD and, per scope, its variables: name -> identifier code.
-using VcdScopes = std::map<std::string, std::map<std::string, std::string>>;
-
-VcdScopes vcd_scopes(const std::string& vcd) {
-  VcdScopes scopes;
-  std::vector<std::string> stack;
-  std::istringstream in(vcd);
-  for (std::string line; std::getline(in, line) && line.find("$enddefinitions") == std::string::npos;) {
-    std::istringstream words(line);
-    std::string w, kind, width, code, name;
-    words >> w;
-    if (w == "$scope") {
-      words >> kind >> name;
-      // Scopes nest by the module hierarchy (SystemC > xbar > req_arbiter): key them by their path below
-      // the top scope, "xbar.req_arbiter".
-      stack.push_back(stack.size() <= 1 ? name : stack.back() + "." + name);
-      if (stack.size() == 1) stack.back() = "";
-    } else if (w == "$upscope") {
-      stack.pop_back();
-    } else if (w == "$var") {
-      words >> kind >> width >> code >> name;
-      scopes[stack.back()][name] = code;
-    }
-  }
-  return scopes;
-}
-
-// Value changes of `code` after the initial $dumpvars.
-size_t changes(const std::string& vcd, const std::string& code) {
-  size_t n = 0, at = vcd.find("$end", vcd.find("$dumpvars"));
-  std::istringstream in(vcd.substr(at));
-  for (std::string line; std::getline(in, line);) {
-    const size_t sp = line.rfind(' ');
-    const std::string c = line.empty() || line[0] == '#' ? ""
-                          : line[0] == 'b'               ? line.substr(sp + 1)
-                                                         : line.substr(1);
-    n += c == code;
-  }
-  return n;
+// A signal's value changes after the $dumpvars values (the reader lists those first, one per signal).
+size_t moves(const VcdSignal& s) {
+  return s.changes.empty() ? 0 : s.changes.size() - 1;
 }
 
 TEST(RtlCosimVcd, TracedRunHoldsTheRtlSignalsBesideTheTlmProbes) {
@@ -146,43 +115,24 @@ TEST(RtlCosimVcd, TracedRunHoldsTheRtlSignalsBesideTheTlmProbes) {
                               gms_src("configs/workloads/small.yaml") + " -o " + d +
                               " --set noc.arbiter=rtl --vcd " + d + "/wave.vcd --trace xbar");
   ASSERT_EQ(c.status, 0) << c.out;
-  const std::string vcd = read_file(d + "/wave.vcd");
-  const VcdScopes scopes = vcd_scopes(vcd);
+  const VcdFile f = VcdFile::load(d + "/wave.vcd");
+  const auto sig = [&f](const std::string& n) -> const VcdSignal& { return f.signal(kTop + n); };
   // The crossbar's TLM-level probes...
-  ASSERT_TRUE(scopes.count("xbar"));
-  ASSERT_TRUE(scopes.at("xbar").count("req_buffered_flits"));
+  ASSERT_TRUE(f.has(kTop + "xbar.req_buffered_flits"));
   // ...and, in the same file, each network's RTL arbiter: its registers and its request / grant vectors.
   for (const std::string net : {"req", "resp"}) {
-    const std::string scope = "xbar." + net + "_arbiter";
-    ASSERT_TRUE(scopes.count(scope)) << scope;
+    const std::string scope = "xbar." + net + "_arbiter.";
+    ASSERT_FALSE(f.names_under(kTop + scope).empty()) << scope;
     for (const std::string v : {"rst", "gnt", "taken", "ptr_q(0)", "ptr_q(11)", "req_o(0)", "gnt_input_o(0)"})
-      EXPECT_TRUE(scopes.at(scope).count(v)) << scope << "." << v;
+      EXPECT_TRUE(f.has(kTop + scope + v)) << scope << v;
   }
-  const auto& req = scopes.at("xbar.req_arbiter");
-  EXPECT_GT(changes(vcd, scopes.at("xbar").at("req_buffered_flits")), 100u);
-  EXPECT_GT(changes(vcd, req.at("ptr_q(0)")), 100u);  // the pointer registers move...
-  EXPECT_GT(changes(vcd, req.at("req_o(0)")), 100u);  // ...with the requests and grants
-  EXPECT_GT(changes(vcd, req.at("gnt")), 100u);
+  EXPECT_GT(moves(sig("xbar.req_buffered_flits")), 100u);
+  EXPECT_GT(moves(sig("xbar.req_arbiter.ptr_q(0)")), 100u);  // the pointer registers move...
+  EXPECT_GT(moves(sig("xbar.req_arbiter.req_o(0)")), 100u);  // ...with the requests and grants
+  EXPECT_GT(moves(sig("xbar.req_arbiter.gnt")), 100u);
   // Tracing adds delta cycles, not time: the statistics are those of an untraced C++ run.
   const RunOut cpp = run("vcd", "fermi", "small", "rr");
   EXPECT_TRUE(lines_without_wall_clock(cpp.csv) == lines_without_wall_clock(read_file(d + "/stats.csv")));
-}
-
-}  // namespace
-
-namespace {
-
-// The value changes of scalar `code` after the initial $dumpvars, as (time, value) pairs.
-std::vector<std::pair<uint64_t, char>> scalar_changes(const std::string& vcd, const std::string& code) {
-  std::vector<std::pair<uint64_t, char>> out;
-  uint64_t now = 0;
-  std::istringstream in(vcd.substr(vcd.find("$end", vcd.find("$dumpvars"))));
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    if (line[0] == '#') now = std::stoull(line.substr(1));
-    if ((line[0] == '0' || line[0] == '1') && line.substr(1) == code) out.push_back({now, line[0]});
-  }
-  return out;
 }
 
 }  // namespace
@@ -197,25 +147,26 @@ TEST(RtlCosimVcd, ClockAndResetAreTracedWhenSelected) {
                               gms_src("configs/workloads/small.yaml") + " -o " + d +
                               " --set noc.arbiter=rtl --vcd " + d + "/wave.vcd --trace xbar,xbar_rtl_clk");
   ASSERT_EQ(c.status, 0) << c.out;
-  const std::string vcd = read_file(d + "/wave.vcd");
-  const VcdScopes scopes = vcd_scopes(vcd);
-  ASSERT_TRUE(scopes.count("xbar_rtl_clk"));
-  const auto clk = scalar_changes(vcd, scopes.at("xbar_rtl_clk").at("clk"));
-  const auto rst = scalar_changes(vcd, scopes.at("xbar_rtl_clk").at("rst"));
-  ASSERT_GT(clk.size(), 100u);
-  for (size_t k = 0; k < clk.size(); ++k) {
-    const uint64_t rise = 714 + (k / 2) * 1429;
-    ASSERT_EQ(clk[k], (std::make_pair(k % 2 ? rise + 715 : rise, k % 2 ? '0' : '1'))) << k;
+  const VcdFile f = VcdFile::load(d + "/wave.vcd");
+  ASSERT_TRUE(f.has(kTop + "xbar_rtl_clk.clk"));
+  const std::vector<VcdChange>& clk = f.signal(kTop + "xbar_rtl_clk.clk").changes;
+  const std::vector<VcdChange>& rst = f.signal(kTop + "xbar_rtl_clk.rst").changes;
+  ASSERT_GT(clk.size(), 101u);
+  for (size_t k = 1; k < clk.size(); ++k) {  // after the $dumpvars value
+    const uint64_t rise = 714 + ((k - 1) / 2) * 1429;
+    ASSERT_EQ(clk[k].time, (k - 1) % 2 ? rise + 715 : rise) << k;
+    ASSERT_EQ(clk[k].value, (k - 1) % 2 ? 0u : 1u) << k;
   }
   // In reset from the start, released at the first rising edge.
-  const size_t dv = vcd.find("$dumpvars");
-  const std::string dumpvars = vcd.substr(dv, vcd.find("$end", dv) - dv);
-  EXPECT_NE(dumpvars.find("\n1" + scopes.at("xbar_rtl_clk").at("rst") + "\n"), std::string::npos);
-  EXPECT_EQ(rst, (std::vector<std::pair<uint64_t, char>>{{714, '0'}}));
+  ASSERT_EQ(rst.size(), 2u);
+  EXPECT_EQ(rst[0].value, 1u);
+  EXPECT_EQ(rst[1].time, 714u);
+  EXPECT_EQ(rst[1].value, 0u);
   // The arbiters' own view of the handshake: valid rises at cycle edges and falls at rising edges.
-  const auto valid = scalar_changes(vcd, scopes.at("xbar.req_arbiter").at("valid"));
-  ASSERT_GT(valid.size(), 100u);
-  for (const auto& [t, v] : valid) EXPECT_EQ(t % 1429, v == '1' ? 0u : 714u) << t;
+  const std::vector<VcdChange>& valid = f.signal(kTop + "xbar.req_arbiter.valid").changes;
+  ASSERT_GT(valid.size(), 101u);
+  for (size_t k = 1; k < valid.size(); ++k)
+    EXPECT_EQ(valid[k].time % 1429, valid[k].value == 1 ? 0u : 714u) << valid[k].time;
   // Without the clock's name the clock is not traced.
   const std::string d2 = temp_dir("rtl_cosim_vcd_noclk");
   ASSERT_EQ(run_cli("run -q -c " + gms_src("configs/fermi.yaml") + " -w " +
@@ -223,5 +174,5 @@ TEST(RtlCosimVcd, ClockAndResetAreTracedWhenSelected) {
                     d2 + "/wave.vcd --trace xbar")
                 .status,
             0);
-  EXPECT_FALSE(vcd_scopes(read_file(d2 + "/wave.vcd")).count("xbar_rtl_clk"));
+  EXPECT_TRUE(VcdFile::load(d2 + "/wave.vcd").names_under(kTop + "xbar_rtl_clk.").empty());
 }
