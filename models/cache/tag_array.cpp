@@ -13,15 +13,17 @@ TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, SetIndexer
   if (!policy_) throw std::invalid_argument("tag array: no replacement policy");
   may_bypass_ = policy_->may_bypass();
   tags_.resize(size_t(sets) * ways);
-  hints_.assign(size_t(sets) * ways, hint_of(0));
+  hint_store_.assign(size_t(sets) * ways + 32, hint_of(0));
+  const uintptr_t at = reinterpret_cast<uintptr_t>(hint_store_.data());
+  hints_ = hint_store_.data() + ((64 - at % 64) % 64) / sizeof(uint16_t);
   data_.assign(size_t(sets) * ways * line_bytes, 0);
 }
 
 int TagArray::find(uint64_t line) const {
   line = line_of(line);
   const size_t base = size_t(set_of(line)) * ways_;
-  const uint32_t* h = &hints_[base];
-  const uint32_t want = hint_of(line);
+  const uint16_t* h = &hints_[base];
+  const uint16_t want = hint_of(line);
   for (uint32_t w = 0; w < ways_; ++w) {
     if (h[w] != want) continue;
     const TagEntry& e = tags_[base + w];

@@ -10,6 +10,7 @@ CommandScheduler::CommandScheduler(const DramParams& p, DramTiming& timing)
       slots_(p.queue_size),
       bank_queue_(p.banks),
       cand_(p.banks),
+      cand_slot_(p.banks, kNoSlots),
       kinds_(p.banks, {0, 0}),
       active_at_(p.banks, 0) {
   free_.reserve(p.queue_size);
@@ -74,6 +75,7 @@ void CommandScheduler::remove(int16_t s) {
 
 void CommandScheduler::refresh(uint32_t b) {
   Candidates k;
+  Slots ks = kNoSlots;
   const auto& q = bank_queue_[b];
   if (!q.empty()) {
     const bool open = timing_.is_open(b);
@@ -81,7 +83,7 @@ void CommandScheduler::refresh(uint32_t b) {
     const uint64_t col = timing_.bank_col_ready(b);
     auto set = [&](int16_t s, Kind kind, uint64_t bank_part) {
       const Slot& sl = slots_[size_t(s)];
-      k.slot[kind] = s;
+      ks[kind] = s;
       k.seq[kind] = sl.seq;
       k.ready[kind] = std::max(bank_part, sl.r.arrival);
     };
@@ -93,10 +95,9 @@ void CommandScheduler::refresh(uint32_t b) {
         any_hit = true;
         if (r.deps) continue;
         const Kind kind = r.write ? kWrite : kRead;
-        if (k.slot[kind] == kNone) set(s, kind, col);
+        if (ks[kind] == kNone) set(s, kind, col);
         // Stop once every kind the bank holds has its candidate: the rest are younger.
-        if ((k.slot[kRead] != kNone || !kinds_[b][kRead]) && (k.slot[kWrite] != kNone || !kinds_[b][kWrite]))
-          break;
+        if ((ks[kRead] != kNone || !kinds_[b][kRead]) && (ks[kWrite] != kNone || !kinds_[b][kWrite])) break;
       }
     } else {  // FCFS: only the bank's oldest request; its column command waits to be the oldest overall
       const DramRequest& r = slots_[size_t(q.front())].r;
@@ -121,6 +122,7 @@ void CommandScheduler::refresh(uint32_t b) {
     }
   }
   old = k;
+  cand_slot_[b] = ks;
 }
 
 void CommandScheduler::recompute_mins() {
@@ -142,19 +144,21 @@ int16_t CommandScheduler::pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKi
   if (!ok_a && !ok_b) return kNone;
   const bool oldest_only = policy_ == SchedulerPolicy::Fcfs && a == kRead;  // column commands
   uint64_t seq = kNoSeq;
-  int16_t slot = kNone;
-  auto consider = [&](const Candidates& k, Kind i) {
+  uint32_t best_bank = 0;
+  Kind best_kind = a;
+  auto consider = [&](const Candidates& k, uint32_t bank, Kind i) {
     if (k.ready[i] <= c && k.seq[i] < seq && (!oldest_only || k.seq[i] == oldest_)) {
       seq = k.seq[i];
-      slot = k.slot[i];
+      best_bank = bank;
+      best_kind = i;
     }
   };
   for (uint32_t bank : active_) {
     const Candidates& k = cand_[bank];
-    if (ok_a) consider(k, a);
-    if (ok_b) consider(k, b);
+    if (ok_a) consider(k, bank, a);
+    if (ok_b) consider(k, bank, b);
   }
-  return slot;
+  return seq == kNoSeq ? kNone : cand_slot_[best_bank][best_kind];
 }
 
 IssueResult CommandScheduler::step(uint64_t c) {

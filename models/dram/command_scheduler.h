@@ -83,11 +83,14 @@ class CommandScheduler {
   // channel's share is the same for every bank, so max(bank share, channel share) is minimised by the
   // smallest bank share: the per-kind minima below give the next ready cycle in O(1).
   // Recomputed only when the bank's requests or state change.
-  struct Candidates {
+  // One host cache line per bank: pick() reads the candidates of every bank with requests (HBM3 has 128
+  // banks a channel); the slots, needed only for the winner, live apart in cand_slot_.
+  struct alignas(64) Candidates {
     uint64_t ready[kKinds] = {kNever, kNever, kNever, kNever};
     uint64_t seq[kKinds] = {kNoSeq, kNoSeq, kNoSeq, kNoSeq};
-    int16_t slot[kKinds] = {kNone, kNone, kNone, kNone};
   };
+  using Slots = std::array<int16_t, kKinds>;
+  static constexpr Slots kNoSlots = {kNone, kNone, kNone, kNone};
 
   // Inline: asked twice in every cycle a command issues.
   void channel_ready(uint64_t ch[kKinds]) const {
@@ -127,6 +130,7 @@ class CommandScheduler {
   uint64_t next_seq_ = 0;
   std::vector<std::vector<int16_t>> bank_queue_;  // per bank: its requests, oldest first
   std::vector<Candidates> cand_;
+  std::vector<Slots> cand_slot_;                // per bank and kind: the candidate's slot (kNone: none)
   std::vector<std::array<uint16_t, 2>> kinds_;  // per bank: queued reads and writes
   std::vector<uint32_t> active_;                // banks with queued requests
   std::vector<uint32_t> active_at_;             // bank -> index in active_
