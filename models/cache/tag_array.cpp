@@ -13,6 +13,8 @@ TagArray::TagArray(uint32_t sets, uint32_t ways, uint32_t line_bytes, SetIndexer
   if (!policy_) throw std::invalid_argument("tag array: no replacement policy");
   may_bypass_ = policy_->may_bypass();
   tags_.resize(size_t(sets) * ways);
+  masks_.resize(sets);
+  all_ways_ = ways == 64 ? ~uint64_t(0) : (uint64_t(1) << ways) - 1;
   hint_store_.assign(size_t(sets) * ways + 32, hint_of(0));
   const uintptr_t at = reinterpret_cast<uintptr_t>(hint_store_.data());
   hints_ = hint_store_.data() + ((64 - at % 64) % 64) / sizeof(uint16_t);
@@ -33,18 +35,10 @@ int TagArray::find(uint64_t line) const {
 }
 
 uint64_t TagArray::candidates(uint32_t set, int& free_way) const {
-  const TagEntry* e = &tags_[size_t(set) * ways_];
-  uint64_t mask = 0;
-  for (uint32_t w = 0; w < ways_; ++w) {
-    if (e[w].reserved) continue;
-    if (!e[w].valid) {
-      free_way = int(w);
-      return 0;
-    }
-    mask |= uint64_t(1) << w;
-  }
-  free_way = -1;
-  return mask;
+  const WayMasks& m = masks_[set];
+  const uint64_t free = all_ways_ & ~m.valid & ~m.reserved;
+  free_way = free ? int(__builtin_ctzll(free)) : -1;
+  return free ? 0 : m.valid & ~m.reserved;
 }
 
 int TagArray::choose_victim(uint64_t line) {
@@ -75,6 +69,7 @@ void TagArray::install(uint32_t set, uint32_t way, uint64_t line, bool reserved)
   e.reserved = reserved;
   e.sector_valid = 0;
   e.sector_dirty = 0;
+  set_masks(set, way, !reserved, reserved);
   policy_->on_fill(set, way);
 }
 
@@ -82,6 +77,13 @@ void TagArray::validate(uint32_t set, uint32_t way) {
   TagEntry& e = entry(set, way);
   e.valid = true;
   e.reserved = false;
+  set_masks(set, way, true, false);
+}
+
+void TagArray::set_reserved(uint32_t set, uint32_t way, bool reserved) {
+  TagEntry& e = entry(set, way);
+  e.reserved = reserved;
+  set_masks(set, way, e.valid, reserved);
 }
 
 void TagArray::invalidate(uint32_t set, uint32_t way) {
@@ -90,6 +92,7 @@ void TagArray::invalidate(uint32_t set, uint32_t way) {
   e.reserved = false;
   e.sector_valid = 0;
   e.sector_dirty = 0;
+  set_masks(set, way, false, false);
   policy_->on_invalidate(set, way);
 }
 

@@ -58,6 +58,9 @@ class TagArray {
   void install(uint32_t set, uint32_t way, uint64_t line, bool reserved);
   // A reserved way's fill arrived: valid, no longer reserved (the policy saw the fill at install).
   void validate(uint32_t set, uint32_t way);
+  // Pins a way (fills pending) or unpins it, valid bit untouched. Designs change `reserved` only through
+  // here and install/validate/invalidate, which keep the per-set masks choose_victim() reads.
+  void set_reserved(uint32_t set, uint32_t way, bool reserved);
   void invalidate(uint32_t set, uint32_t way);
   // Invalidates every valid line; reserved ways stay pending (their fills are still in flight).
   // Returns how many lines were invalidated.
@@ -71,6 +74,19 @@ class TagArray {
  private:
   // The unreserved valid ways of the set; `free_way` = the lowest free way, or -1.
   uint64_t candidates(uint32_t set, int& free_way) const;
+  // Per set, bit w = way w's valid and reserved flags (mirrors of the entries): choose_victim() reads 16 B
+  // instead of scanning every entry of the set (512 B for 32 ways, cold in host caches with 132 L1s).
+  struct WayMasks {
+    uint64_t valid = 0, reserved = 0;
+  };
+  void set_masks(uint32_t set, uint32_t way, bool valid, bool reserved) {
+    WayMasks& m = masks_[set];
+    const uint64_t bit = uint64_t(1) << way;
+    m.valid = valid ? m.valid | bit : m.valid & ~bit;
+    m.reserved = reserved ? m.reserved | bit : m.reserved & ~bit;
+  }
+  std::vector<WayMasks> masks_;
+  uint64_t all_ways_ = 0;
   uint32_t sets_, ways_, line_bytes_;
   SetIndexer indexer_;
   std::unique_ptr<ReplacementPolicy> policy_;

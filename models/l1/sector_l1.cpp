@@ -42,8 +42,7 @@ bool SectorL1::reserve(uint64_t line, Mask m) {
     if (v.valid) count_evictions(1);
     tags_.install(set, uint32_t(way), line, /*reserved=*/false);
   }
-  TagEntry& e = tags_.entry(set, uint32_t(way));
-  e.reserved = true;  // pinned until its pending sectors arrive
+  tags_.set_reserved(set, uint32_t(way), true);  // pinned until its pending sectors arrive
   pending_[size_t(set) * tags_.ways() + uint32_t(way)] |= uint8_t(m);
   return true;
 }
@@ -57,7 +56,7 @@ void SectorL1::fill(uint64_t line, Mask m, const unsigned char* src) {
   e.sector_valid |= uint8_t(m);
   uint8_t& p = pending_[size_t(set) * tags_.ways() + uint32_t(way)];
   p &= uint8_t(~m);
-  if (!p) e.reserved = false;
+  if (!p) tags_.set_reserved(set, uint32_t(way), false);
 }
 
 void SectorL1::unreserve(uint64_t line, Mask m) {
@@ -66,7 +65,7 @@ void SectorL1::unreserve(uint64_t line, Mask m) {
   if (way < 0) return;
   uint8_t& p = pending_[size_t(set) * tags_.ways() + uint32_t(way)];
   p &= uint8_t(~m);
-  if (!p) tags_.entry(set, uint32_t(way)).reserved = false;
+  if (!p) tags_.set_reserved(set, uint32_t(way), false);
   release_if_empty(set, uint32_t(way));
 }
 

@@ -223,7 +223,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
     free_miss_.pop_back();
     e->cookie = slot;
     miss_[slot] = MissSlot{set, uint32_t(way), 0};
-    tags_.entry(set, uint32_t(way)).reserved = true;  // pinned until the last fill (valid stays as it is)
+    tags_.set_reserved(set, uint32_t(way), true);  // pinned until the last fill (valid stays as it is)
   } else {
     ++st_.mshr_merges;
   }

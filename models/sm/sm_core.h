@@ -116,6 +116,7 @@ class SmCore : public StreamingMultiprocessor {
   // Memory pipeline: the line requests of the last issued instruction still to be sent.
   std::vector<LineRequest> pipe_lines_;
   std::vector<LineRequest> split_scratch_;  // split_to_lines' buffer (small L1 lines)
+  std::vector<LaneOffsets> pipe_offsets_;   // per pipe line: its lanes' offsets (observed loads only)
   size_t pipe_next_ = 0;
   uint32_t pipe_inst_ = 0;
   SlotTable<InstRecord> insts_;

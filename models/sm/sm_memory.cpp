@@ -53,12 +53,19 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   const uint32_t n = uint32_t(pipe_lines_.size());
   uint64_t sectors = 0;
   for (const LineRequest& l : pipe_lines_) sectors += unsigned(popcount8(l.chunk_mask));
-  if (load && observer_ && n > 0) {  // the lines' span: the bytes the load may read
+  if (load && observer_ && n > 0) {  // the lines' span: the bytes the load may read; each lane's offsets
     lines_first_ = UINT64_MAX;
     lines_last_ = 0;
-    for (const LineRequest& l : pipe_lines_) {
+    if (pipe_offsets_.size() < n) pipe_offsets_.resize(n);
+    for (uint32_t k = 0; k < n; ++k) {
+      const LineRequest& l = pipe_lines_[k];
       lines_first_ = std::min(lines_first_, l.line_addr);
       lines_last_ = std::max(lines_last_, l.line_addr + (kLineBytes - 1));
+      // Modulo 2^64: a lane of the line starts at most 15 bytes before it (width <= 16), even at address 0.
+      for (uint32_t m = l.lanes; m; m &= m - 1) {
+        const unsigned lane = unsigned(__builtin_ctz(m));
+        pipe_offsets_[k][lane] = int8_t(int64_t(inst.addr[lane] - l.line_addr));
+      }
     }
   }
   ++warp_insts_;
@@ -79,13 +86,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     if (insts_.full()) throw std::logic_error(std::string(name()) + ": instruction table overflow");
     pipe_inst_ = insts_.alloc();
     InstRecord& rec = insts_[pipe_inst_];
-    if (load && observer_) {
-      rec.width = inst.width;
-      for (uint32_t m = inst.active_mask; m; m &= m - 1) {
-        const unsigned lane = unsigned(__builtin_ctz(m));
-        rec.addr[lane] = inst.addr[lane];
-      }
-    }
+    rec.width = inst.width;
     rec.kind = inst.kind;
     rec.pc = inst.pc;
     rec.store_seq = seq;
@@ -177,7 +178,13 @@ void SmCore::send_head(uint64_t cycle) {
   WarpSlot& w = warps_[rec.warp_slot];
   Payload& t = env_.pool->allocate();
   const uint32_t ls = lines_.alloc();
-  lines_[ls] = LineSlot{&t, pipe_inst_, l.lanes, l.span_lo, l.span_hi};
+  LineSlot& slot = lines_[ls];
+  slot.payload = &t;
+  slot.inst = pipe_inst_;
+  slot.lanes = l.lanes;
+  slot.span_lo = l.span_lo;
+  slot.span_hi = l.span_hi;
+  if (rec.kind == MemKind::Load && observer_) slot.lane_off = pipe_offsets_[pipe_next_ - 1];
   t.set_address(l.line_addr);
   std::memset(t.get_data_ptr(), 0, kLineBytes);
   if (rec.kind == MemKind::Load) {
@@ -228,8 +235,9 @@ bool SmCore::on_response(Payload& t) {
   if (t.is_response_error())
     throw std::runtime_error(std::string(name()) + ": error response (" + t.get_response_string() +
                              ") for line " + std::to_string(r.line_addr));
-  const LineSlot line = lines_[ls];
-  lines_[ls].payload = nullptr;
+  // Read in place (the lane offsets are half a host cache line); free from here on, nothing below sends.
+  LineSlot& line = lines_[ls];
+  line.payload = nullptr;
   lines_.release(ls);
   InstRecord& rec = insts_[line.inst];
   const uint32_t slot = rec.warp_slot;
@@ -243,12 +251,13 @@ bool SmCore::on_response(Payload& t) {
     // Offsets in the line, modulo 2^64: line_addr + kLineBytes is 0 for the last line, 0xffffffffffffff80.
     const uint64_t line_addr = r.line_addr;
     for (uint32_t m = line.lanes; m; m &= m - 1) {
-      const uint64_t a = rec.addr[unsigned(__builtin_ctz(m))];
+      const int off = line.lane_off[unsigned(__builtin_ctz(m))];
       // A lane from the previous line starts at 0; a request for a small L1 line carries only its span.
-      const uint64_t lo = std::max<uint64_t>(a > line_addr ? a - line_addr : 0, line.span_lo);
-      const uint64_t hi = std::min<uint64_t>(a + rec.width - line_addr, line.span_hi);
+      const int lo = std::max<int>(std::max(off, 0), line.span_lo);
+      const int hi = std::min<int>(off + rec.width, line.span_hi);
       if (hi <= lo) continue;
-      observer_->on_load(w.uid, rec.order, line_addr + lo, t.get_data_ptr() + lo, unsigned(hi - lo));
+      observer_->on_load(w.uid, rec.order, line_addr + unsigned(lo), t.get_data_ptr() + lo,
+                         unsigned(hi - lo));
     }
   }
   if (--rec.lines_left == 0) {

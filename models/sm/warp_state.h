@@ -45,11 +45,12 @@ struct InstRecord {
   uint32_t lines_left = 0;  // line requests not yet answered (sent or not)
   uint64_t issue_cycle = 0;
   RegSet writes;  // a load's destination registers, released from the scoreboard when its last line is back
-  // For loads when an observer wants the returned bytes per lane: the active lanes' addresses (the others
-  // are never read) and the access width. Last, so the fields above share a host cache line.
-  uint8_t width = 4;
-  std::array<uint64_t, kWarpSize> addr;
+  uint8_t width = 4;  // bytes per lane
 };
+
+// Where each lane's access starts relative to a 128 B line: -15..127 (negative: the lane starts in the
+// previous line and its tail is in this one). Only the lanes a line serves are set.
+using LaneOffsets = std::array<int8_t, kWarpSize>;
 
 // A line request in flight; its index travels in the low 16 bits of MemReq::id.
 struct LineSlot {
@@ -57,6 +58,10 @@ struct LineSlot {
   uint32_t inst = 0;                   // InstRecord index
   uint32_t lanes = 0;                  // lanes this line serves
   uint8_t span_lo = 0, span_hi = 128;  // the bytes of the 128 B line it carries (a small L1 line: part)
+  // For loads when an observer wants the returned bytes per lane: the lanes' offsets in this line, kept
+  // here rather than 32 addresses in the InstRecord, so a response reads one host cache line, not five
+  // (with thousands of requests in flight those lines are cold).
+  LaneOffsets lane_off;
 };
 
 // Table of at most `capacity` T with a free list of indices. Entries are created on first use: a table

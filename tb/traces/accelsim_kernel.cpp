@@ -80,8 +80,10 @@ std::unique_ptr<CtaWork> AccelSimKernel::next_cta() {
     }
   }
   at_begin_ = false;
-  auto cta = std::make_shared<AccelCtaTrace>();
-  read_tb(*cta);
+  // Parsed into the reused scratch (hot in host caches, no growth copies), then copied at its exact size:
+  // with a thousand CTAs resident (132 SMs), growing every CTA's own vectors cost cold copies.
+  read_tb(scratch_);
+  auto cta = std::make_shared<AccelCtaTrace>(scratch_);
   auto work = std::make_unique<CtaWork>();
   work->cta_id = next_id_++;
   for (uint32_t w = 0; w < cta->warp_range.size(); ++w)
@@ -102,6 +104,8 @@ void AccelSimKernel::check_no_more_tbs() {
 void AccelSimKernel::read_tb(AccelCtaTrace& cta) {
   const uint64_t begin_line = in_->line_no();
   const uint32_t warps = info_.warps_per_cta();
+  cta.insts.clear();
+  cta.addrs.clear();
   cta.warp_range.assign(warps, {0, 0});
   std::vector<bool> seen(warps, false);
   bool have_id = false;

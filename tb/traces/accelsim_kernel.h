@@ -71,6 +71,7 @@ class AccelSimKernel : public KernelSource {
   std::vector<std::string_view> tokens_;
   AccelInst inst_;
   LoadDependences deps_;
+  AccelCtaTrace scratch_;  // the thread block being read
 };
 
 }  // namespace gms

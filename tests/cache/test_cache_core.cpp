@@ -192,6 +192,31 @@ TEST(L1CoreTagArray, ChooseVictimSkipsReservedAndPrefersInvalid) {
   EXPECT_EQ(t.valid_lines(), 0u);
 }
 
+// set_reserved pins and unpins a valid way (a sector fill pending on a hit line) without touching its valid
+// bit; choose_victim reads per-set way masks, so every change of the flags must reach them. 64 ways: the
+// mask's top bit.
+TEST(L1CoreTagArray, SetReservedPinsAValidWayAndChooseVictimFollowsIt) {
+  Rng rng(1);
+  TagArray t(2, 64, 128, SetIndexer(SetIndexFn::Linear, 2, 128), make_replacement("lru", 2, 64, rng));
+  for (uint32_t w = 0; w < 64; ++w)
+    t.install(1, w, 0x80 * (2 * w + 1), false);  // odd lines: set 1 full, LRU way 0
+  EXPECT_EQ(t.choose_victim(0x80), 0);
+  t.set_reserved(1, 0, true);
+  EXPECT_TRUE(t.entry(1, 0).valid);  // still valid, now pinned
+  EXPECT_TRUE(t.entry(1, 0).reserved);
+  EXPECT_EQ(t.find(0x80), 0);
+  EXPECT_EQ(t.choose_victim(0x80), 1);  // the next oldest
+  for (uint32_t w = 1; w < 63; ++w) t.set_reserved(1, w, true);
+  EXPECT_EQ(t.choose_victim(0x80), 63);  // the only unpinned way
+  t.set_reserved(1, 63, true);
+  EXPECT_EQ(t.choose_victim(0x80), -1);
+  t.set_reserved(1, 5, false);
+  EXPECT_EQ(t.choose_victim(0x80), 5);
+  t.invalidate(1, 40);  // invalid and unpinned: free
+  EXPECT_EQ(t.choose_victim(0x80), 40);
+  EXPECT_EQ(t.choose_victim(0x0), 0);  // set 0 untouched: all free
+}
+
 // PDP, PD 3, one set of 2 ways. The cache's order per access: victim decision, then on_access.
 TEST(L1CorePdp, AFilledLineIsProtectedForExactlyPdLaterAccessesThenReplaceable) {
   PdpPolicy p(1, 2, 3);
