@@ -23,13 +23,15 @@ struct WarpInst {
   uint32_t active_mask = 0;      // lane i active when bit i set
   uint8_t width = 4;             // bytes per thread: 1, 2, 4, 8, 16
   uint32_t gap = 0;  // compute cycles (SM clock) between the previous instruction's issue and this one
-  std::array<uint64_t, kWarpSize> addr{};
   // Register dependences on earlier loads (traces that carry register operands; empty otherwise). The SM's
   // scoreboard holds this instruction until none of `waits_on` is still being written by an in-flight load
   // of the warp, and then `wait_gap` more cycles: the compute instructions from the first one that read
   // such a register up to this one. `writes`: the registers a load writes (reserved until its data is back).
   RegSet waits_on, writes;
   uint32_t wait_gap = 0;
+  // Last: the fields above fit two host cache lines; a unit-stride instruction needs only addr[0] of these
+  // four (the SM keeps such instructions compact while they wait to issue).
+  std::array<uint64_t, kWarpSize> addr{};
 };
 
 class WarpStream {

@@ -128,7 +128,7 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
     w.stream = cta->warps[i].get();
     w.in_flight = w.unsent = 0;
     w.pending.clear();
-    w.has_next = w.stream->next(w.next);
+    pull_next(w);
     w.ready_cycle = now + (w.has_next ? w.next.gap : 0);
     if (w.has_next)
       ++c.warps_left;

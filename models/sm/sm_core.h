@@ -73,6 +73,11 @@ class SmCore : public StreamingMultiprocessor {
   void on_request_accepted();
   void finish_line(Payload& t);
   void warp_progress(uint32_t slot);
+  // Pulls the warp's next instruction (has_next, next, next_strided) through the hot scratch pull_.
+  void pull_next(WarpSlot& w);
+  // The warp's next instruction with every lane's address: next itself, or, for a unit-stride one, the
+  // scratch issue_inst_ with the addresses expanded.
+  const WarpInst& next_inst(const WarpSlot& w);
   void schedule_next();
   // Called whenever a warp's eligibility may have changed (launch, issue, send, response); inline because
   // it runs for every request and response.
@@ -117,6 +122,7 @@ class SmCore : public StreamingMultiprocessor {
   std::vector<LineRequest> pipe_lines_;
   std::vector<LineRequest> split_scratch_;  // split_to_lines' buffer (small L1 lines)
   std::vector<LaneOffsets> pipe_offsets_;   // per pipe line: its lanes' offsets (observed loads only)
+  WarpInst pull_, issue_inst_;              // scratch of pull_next() and next_inst()
   size_t pipe_next_ = 0;
   uint32_t pipe_inst_ = 0;
   SlotTable<InstRecord> insts_;

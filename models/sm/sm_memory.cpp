@@ -22,6 +22,46 @@ uint8_t SmCore::store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr) {
   return uint8_t(store_word(sm_id, store_seq, addr & ~uint64_t(7)) >> (8 * (addr & 7)));
 }
 
+// With hundreds of warps waiting per SM (thousands of requests in flight), a waiting warp's instruction is
+// cold in host caches when it issues: a unit-stride one is kept as its first address.
+void SmCore::pull_next(WarpSlot& w) {
+  w.has_next = w.stream->next(pull_);
+  if (!w.has_next) return;
+  WarpInst& n = w.next;
+  n.pc = pull_.pc;
+  n.kind = pull_.kind;
+  n.active_mask = pull_.active_mask;
+  n.width = pull_.width;
+  n.gap = pull_.gap;
+  n.waits_on = pull_.waits_on;
+  n.writes = pull_.writes;
+  n.wait_gap = pull_.wait_gap;
+  bool strided = pull_.active_mask == 0xffffffffu;
+  for (unsigned l = 1; strided && l < kWarpSize; ++l)
+    strided = pull_.addr[l] == pull_.addr[0] + uint64_t(l) * pull_.width;
+  w.next_strided = strided;
+  if (strided)
+    n.addr[0] = pull_.addr[0];
+  else
+    n.addr = pull_.addr;
+}
+
+const WarpInst& SmCore::next_inst(const WarpSlot& w) {
+  if (!w.next_strided) return w.next;
+  WarpInst& s = issue_inst_;
+  const WarpInst& n = w.next;
+  s.pc = n.pc;
+  s.kind = n.kind;
+  s.active_mask = n.active_mask;
+  s.width = n.width;
+  s.gap = n.gap;
+  s.waits_on = n.waits_on;
+  s.writes = n.writes;
+  s.wait_gap = n.wait_gap;
+  for (unsigned l = 0; l < kWarpSize; ++l) s.addr[l] = n.addr[0] + uint64_t(l) * n.width;
+  return s;
+}
+
 bool SmCore::try_issue(uint64_t cycle) {
   // One issue per cycle, and not in the cycle the previous instruction's last line went out.
   if (paused_ || last_issue_cycle_ == cycle || last_send_cycle_ == cycle) return false;
@@ -41,7 +81,7 @@ bool SmCore::try_issue(uint64_t cycle) {
 
 void SmCore::issue(uint32_t slot, uint64_t cycle) {
   WarpSlot& w = warps_[slot];
-  const WarpInst& inst = w.next;
+  const WarpInst& inst = next_inst(w);
   const bool load = inst.kind == MemKind::Load;
   if (!load && inst.kind != MemKind::Store)
     throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": " +
@@ -108,7 +148,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
       observer_->on_load_issue(w.uid, order, lines_first_, lines_last_);
   }
   // Pull the warp's next instruction now: its gap counts from this issue.
-  w.has_next = w.stream->next(w.next);
+  pull_next(w);
   if (w.has_next) w.ready_cycle = cycle + w.next.gap;
   issue_.reset_ready(slot);  // waits for its next gap
   warp_progress(slot);

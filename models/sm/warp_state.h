@@ -21,6 +21,9 @@ struct WarpSlot {
   uint32_t in_flight = 0;    // line requests sent, response not yet back
   uint32_t unsent = 0;       // line requests still in the memory pipeline
   RegSet pending;            // registers in-flight loads of the warp are still writing (scoreboard)
+  // The next instruction is unit-stride (every lane active, lane i at addr[0] + i * width): next.addr holds
+  // lane 0's address only (SmCore::pull_next), so a waiting warp's instruction is two host cache lines.
+  bool next_strided = false;
   // Last: the per-response bookkeeping above shares a host cache line, the 350 B instruction does not.
   WarpInst next;  // the next instruction, pulled one ahead so its gap is known
 

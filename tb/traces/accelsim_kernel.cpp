@@ -48,6 +48,10 @@ bool AccelWarpStream::next(WarpInst& out) {
   out.writes = in.writes;
   out.wait_gap = in.wait_gap;
   const uint64_t* a = cta_->addrs.data() + in.addr_begin;
+  if (in.strided) {
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) out.addr[lane] = a[0] + uint64_t(lane) * a[1];
+    return true;
+  }
   for (unsigned lane = 0; lane < kWarpSize; ++lane) out.addr[lane] = ((in.mask >> lane) & 1) ? *a++ : 0;
   return true;
 }
@@ -203,8 +207,17 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
     m.kind = op == AccelOp::Load ? MemKind::Load : MemKind::Store;
     deps_.memory(op == AccelOp::Load, inst_.width, inst_.srcs, inst_.dsts, m.waits_on, m.writes, m.wait_gap);
     m.addr_begin = uint32_t(cta.addrs.size());
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-      if ((inst_.mask >> lane) & 1) cta.addrs.push_back(inst_.addr[lane]);
+    const uint64_t stride = inst_.addr[1] - inst_.addr[0];  // modulo 2^64, as the expansion
+    m.strided = inst_.mask == 0xffffffffu;
+    for (unsigned lane = 2; m.strided && lane < kWarpSize; ++lane)
+      m.strided = inst_.addr[lane] - inst_.addr[lane - 1] == stride;
+    if (m.strided) {
+      cta.addrs.push_back(inst_.addr[0]);
+      cta.addrs.push_back(stride);
+    } else {
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if ((inst_.mask >> lane) & 1) cta.addrs.push_back(inst_.addr[lane]);
+    }
     cta.insts.push_back(m);
     ++(op == AccelOp::Load ? counts_->loads : counts_->stores);
     gap = 0;

@@ -24,11 +24,15 @@ struct AccelCtaTrace {
     uint32_t addr_begin = 0;  // index into addrs of the first active lane's address
     uint8_t width = 0;
     MemKind kind = MemKind::Load;
+    // Every lane active at one stride (lane i at a + i * s, s possibly 0): addrs holds a and s only.
+    // Resident thread blocks hold their decoded traces in host memory; with a thousand of them (132 SMs)
+    // 32 addresses per instruction were most of the cold bytes written per block.
+    bool strided = false;
     uint32_t wait_gap = 0;  // WarpInst's scoreboard fields (load_dependences.h)
     RegSet waits_on, writes;
   };
   std::vector<Inst> insts;
-  std::vector<uint64_t> addrs;                            // active lanes' addresses, in lane order
+  std::vector<uint64_t> addrs;  // active lanes' addresses, in lane order (a strided instruction: a, s)
   std::vector<std::pair<uint32_t, uint32_t>> warp_range;  // per warp [begin, end) into insts
 };
 
