@@ -14,6 +14,7 @@ CommandScheduler::CommandScheduler(const DramParams& p, DramTiming& timing)
       kinds_(p.banks, {0, 0}),
       active_at_(p.banks, 0) {
   free_.reserve(p.queue_size);
+  for (auto& o : ordered_) o.reserve(2 * size_t(p.queue_size));
   for (size_t i = p.queue_size; i-- > 0;) free_.push_back(int16_t(i));
   for (auto& q : bank_queue_) q.reserve(p.queue_size);
   active_.reserve(p.banks);
@@ -121,8 +122,25 @@ void CommandScheduler::refresh(uint32_t b) {
         mins_valid_ = false;
     }
   }
+  if (policy_ == SchedulerPolicy::FrFcfs) reorder(b, old, k);
   old = k;
   cand_slot_[b] = ks;
+}
+
+void CommandScheduler::reorder(uint32_t bank, const Candidates& old, const Candidates& now) {
+  const auto by_seq = [](const Ordered& o, uint64_t seq) { return o.seq < seq; };
+  for (unsigned i = 0; i < kKinds; ++i) {
+    if (old.seq[i] == now.seq[i] && old.ready[i] == now.ready[i]) continue;
+    auto& list = ordered_[i >= kPre];
+    if (old.seq[i] == now.seq[i]) {  // the same request, ready at another cycle
+      std::lower_bound(list.begin(), list.end(), now.seq[i], by_seq)->ready = now.ready[i];
+      continue;
+    }
+    if (old.seq[i] != kNoSeq) list.erase(std::lower_bound(list.begin(), list.end(), old.seq[i], by_seq));
+    if (now.seq[i] != kNoSeq)
+      list.insert(std::lower_bound(list.begin(), list.end(), now.seq[i], by_seq),
+                  Ordered{now.seq[i], now.ready[i], bank, Kind(i)});
+  }
 }
 
 void CommandScheduler::recompute_mins() {
@@ -142,6 +160,11 @@ void CommandScheduler::recompute_mins() {
 int16_t CommandScheduler::pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const {
   const bool ok_a = std::max(min_[a], ch[a]) <= c, ok_b = std::max(min_[b], ch[b]) <= c;
   if (!ok_a && !ok_b) return kNone;
+  if (policy_ == SchedulerPolicy::FrFcfs) {  // the oldest candidate of the pair ready at c
+    for (const Ordered& o : ordered_[a >= kPre])
+      if ((o.kind == a ? ok_a : ok_b) && o.ready <= c) return cand_slot_[o.bank][o.kind];
+    return kNone;
+  }
   const bool oldest_only = policy_ == SchedulerPolicy::Fcfs && a == kRead;  // column commands
   uint64_t seq = kNoSeq;
   uint32_t best_bank = 0;

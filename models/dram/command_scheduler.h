@@ -113,6 +113,16 @@ class CommandScheduler {
     return t;
   }
   void recompute_mins();
+  // FR-FCFS: every bank's candidates of the column kinds (RD, WR) and of the row kinds (PRE, ACT), each
+  // list ordered by arrival, with their ready cycles: pick() takes the first one ready instead of reading
+  // the candidates of every bank with requests (HBM3 has 128 banks a channel, 40 channels: cold lines).
+  struct Ordered {
+    uint64_t seq;
+    uint64_t ready;
+    uint32_t bank;
+    Kind kind;
+  };
+  void reorder(uint32_t bank, const Candidates& old, const Candidates& now);
   // The oldest candidate of the given kinds ready at c (kNone if none).
   int16_t pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const;
   void refresh(uint32_t bank);
@@ -134,6 +144,7 @@ class CommandScheduler {
   std::vector<std::array<uint16_t, 2>> kinds_;  // per bank: queued reads and writes
   std::vector<uint32_t> active_;                // banks with queued requests
   std::vector<uint32_t> active_at_;             // bank -> index in active_
+  std::vector<Ordered> ordered_[2];             // [0]: RD and WR candidates, [1]: PRE and ACT; by seq
   // Per kind: the smallest bank share over the candidates that may issue (FCFS: column commands only
   // for the oldest request). Kept exact by refresh() while it can be; a pass over the banks otherwise.
   uint64_t min_[kKinds] = {kNever, kNever, kNever, kNever};
