@@ -25,6 +25,12 @@ uint8_t SmCore::store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr) {
 // With hundreds of warps waiting per SM (thousands of requests in flight), a waiting warp's instruction is
 // cold in host caches when it issues: a unit-stride one is kept as its first address.
 void SmCore::pull_next(WarpSlot& w) {
+  // Fields a stream may leave alone (synthetic streams set no pc or registers) start empty, not as the
+  // scratch's last instruction (another warp's).
+  pull_.pc = 0;
+  pull_.waits_on.clear();
+  pull_.writes.clear();
+  pull_.wait_gap = 0;
   w.has_next = w.stream->next(pull_);
   if (!w.has_next) return;
   WarpInst& n = w.next;
