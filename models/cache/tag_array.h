@@ -52,6 +52,10 @@ class TagArray {
   }
 
   TagEntry& entry(uint32_t set, uint32_t way) { return tags_[size_t(set) * ways_ + way]; }
+  // entry(set, way).valid and .reserved from the per-set masks, which choose_victim() has just read: a
+  // victim's entry need not be loaded to learn whether something is evicted (cold with large caches).
+  bool is_valid(uint32_t set, uint32_t way) const { return masks_[set].valid >> way & 1; }
+  bool all_reserved(uint32_t set) const { return (masks_[set].reserved & all_ways_) == all_ways_; }
   const TagEntry& entry(uint32_t set, uint32_t way) const { return tags_[size_t(set) * ways_ + way]; }
   void touch(uint32_t set, uint32_t way) { policy_->on_hit(set, way); }
   // Sets the tag, valid = !reserved, clears the sector bits; the policy sees a fill.

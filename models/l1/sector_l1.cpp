@@ -38,8 +38,7 @@ bool SectorL1::reserve(uint64_t line, Mask m) {
   if (way < 0) {  // allocate the line: a free way, else the policy's victim among unpinned lines
     way = tags_.choose_victim(line);
     if (way < 0) return false;
-    TagEntry& v = tags_.entry(set, uint32_t(way));
-    if (v.valid) count_evictions(1);
+    if (tags_.is_valid(set, uint32_t(way))) count_evictions(1);
     tags_.install(set, uint32_t(way), line, /*reserved=*/false);
   }
   tags_.set_reserved(set, uint32_t(way), true);  // pinned until its pending sectors arrive

@@ -38,12 +38,11 @@ bool LlcSlice::plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slot
     return false;
   }
   const uint32_t set = tags_.set_of(key);
-  const TagEntry& e = tags_.entry(set, uint32_t(way));
   al.way = way;
-  al.evict = e.valid;
-  al.writeback = e.valid && state(set, uint32_t(way)).dirty != 0;
+  al.evict = tags_.is_valid(set, uint32_t(way));
+  al.writeback = al.evict && state(set, uint32_t(way)).dirty != 0;
   if (al.writeback) {
-    if (!wb_in_flight_.empty() && writeback_in_flight(keys_.line(e.line))) {
+    if (!wb_in_flight_.empty() && writeback_in_flight(keys_.line(tags_.entry(set, uint32_t(way)).line))) {
       why = LlcStall::WritebackPending;
       return false;
     }
@@ -57,9 +56,7 @@ bool LlcSlice::plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slot
 // when that search changes nothing (a blocked head's first try, typically).
 bool LlcSlice::miss_queue_blocks_allocation(uint32_t set) const {
   if (!victim_pure_ || out_.size() < p_.miss_queue || !wb_in_flight_.empty()) return false;
-  for (uint32_t w = 0; w < p_.ways; ++w)
-    if (!tags_.entry(set, w).reserved) return true;
-  return false;
+  return !tags_.all_reserved(set);
 }
 
 void LlcSlice::commit_allocation(uint64_t key, uint32_t set, const Allocation& al, bool reserved) {
