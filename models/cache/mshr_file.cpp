@@ -7,6 +7,7 @@ namespace gms {
 MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge), slots_(entries) {
   if (entries == 0) throw std::invalid_argument("mshr: at least one entry");
   if (max_merge == 0) throw std::invalid_argument("mshr: max_merge must be at least 1");
+  if (entries > 0xfffe) throw std::invalid_argument("mshr: at most 65534 entries");
   free_.reserve(entries);
   for (uint32_t i = entries; i-- > 0;) {
     free_.push_back(i);  // lowest index handed out first
@@ -14,25 +15,25 @@ MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge)
   }
   spare_lists_.reserve(entries);
   size_t n = 8;
-  while (n < 4 * size_t(entries)) n <<= 1;
+  while (n < 2 * size_t(entries)) n <<= 1;
   index_.assign(n, Bucket{});
   index_mask_ = n - 1;
 }
 
 void MshrFile::index_insert(uint64_t line, uint32_t slot) {
   size_t h = home(line);
-  while (index_[h].slot >= 0) h = (h + 1) & index_mask_;
-  index_[h] = Bucket{int32_t(slot), hint_of(line)};
+  while (index_[h].slot1) h = (h + 1) & index_mask_;
+  index_[h] = Bucket{uint16_t(slot + 1), hint_of(line)};
 }
 
 // Backward-shift deletion keeps every probe chain unbroken without tombstones.
 void MshrFile::index_erase(uint64_t line) {
   size_t h = home(line);
-  const uint32_t want = hint_of(line);
-  while (index_[h].hint != want || slots_[uint32_t(index_[h].slot)].line != line) h = (h + 1) & index_mask_;
+  const uint16_t want = hint_of(line);
+  while (index_[h].hint != want || slots_[index_[h].slot1 - 1u].line != line) h = (h + 1) & index_mask_;
   size_t hole = h;
-  for (size_t j = (hole + 1) & index_mask_; index_[j].slot >= 0; j = (j + 1) & index_mask_) {
-    size_t k = home(slots_[uint32_t(index_[j].slot)].line);
+  for (size_t j = (hole + 1) & index_mask_; index_[j].slot1; j = (j + 1) & index_mask_) {
+    size_t k = home(slots_[index_[j].slot1 - 1u].line);
     // Move j into the hole if its home does not lie cyclically in (hole, j].
     bool stays = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
     if (!stays) {
@@ -44,9 +45,10 @@ void MshrFile::index_erase(uint64_t line) {
 }
 
 int32_t MshrFile::slot_of(uint64_t line) const {
-  const uint32_t want = hint_of(line);
-  for (size_t h = home(line); index_[h].slot >= 0; h = (h + 1) & index_mask_)
-    if (index_[h].hint == want && slots_[uint32_t(index_[h].slot)].line == line) return index_[h].slot;
+  const uint16_t want = hint_of(line);
+  for (size_t h = home(line); index_[h].slot1; h = (h + 1) & index_mask_)
+    if (index_[h].hint == want && slots_[index_[h].slot1 - 1u].line == line)
+      return int32_t(index_[h].slot1) - 1;
   return -1;
 }
 
