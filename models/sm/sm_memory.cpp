@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/common/lane_stride.h"
 #include "models/common/rng.h"
 #include "models/sm/sm_core.h"
 
@@ -34,19 +35,10 @@ void SmCore::pull_next(WarpSlot& w) {
   w.has_next = w.stream->next(pull_);
   if (!w.has_next) return;
   WarpInst& n = w.next;
-  n.pc = pull_.pc;
-  n.kind = pull_.kind;
-  n.active_mask = pull_.active_mask;
-  n.width = pull_.width;
-  n.gap = pull_.gap;
-  n.waits_on = pull_.waits_on;
-  n.writes = pull_.writes;
-  n.wait_gap = pull_.wait_gap;
-  bool strided = pull_.active_mask == 0xffffffffu;
-  for (unsigned l = 1; strided && l < kWarpSize; ++l)
-    strided = pull_.addr[l] == pull_.addr[0] + uint64_t(l) * pull_.width;
-  w.next_strided = strided;
-  if (strided)
+  copy_all_but_addresses(n, pull_);
+  uint64_t stride = 0;
+  w.next_strided = uniform_stride(pull_.active_mask, pull_.addr, stride) && stride == pull_.width;
+  if (w.next_strided)
     n.addr[0] = pull_.addr[0];
   else
     n.addr = pull_.addr;
@@ -54,18 +46,9 @@ void SmCore::pull_next(WarpSlot& w) {
 
 const WarpInst& SmCore::next_inst(const WarpSlot& w) {
   if (!w.next_strided) return w.next;
-  WarpInst& s = issue_inst_;
-  const WarpInst& n = w.next;
-  s.pc = n.pc;
-  s.kind = n.kind;
-  s.active_mask = n.active_mask;
-  s.width = n.width;
-  s.gap = n.gap;
-  s.waits_on = n.waits_on;
-  s.writes = n.writes;
-  s.wait_gap = n.wait_gap;
-  for (unsigned l = 0; l < kWarpSize; ++l) s.addr[l] = n.addr[0] + uint64_t(l) * n.width;
-  return s;
+  copy_all_but_addresses(issue_inst_, w.next);
+  expand_stride(issue_inst_.addr, w.next.addr[0], w.next.width);
+  return issue_inst_;
 }
 
 bool SmCore::try_issue(uint64_t cycle) {

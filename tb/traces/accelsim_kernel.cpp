@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "models/coalescing/coalescer.h"
+#include "models/common/lane_stride.h"
 #include "tb/traces/compressed_input.h"
 
 namespace gms {
@@ -49,7 +50,7 @@ bool AccelWarpStream::next(WarpInst& out) {
   out.wait_gap = in.wait_gap;
   const uint64_t* a = cta_->addrs.data() + in.addr_begin;
   if (in.strided) {
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) out.addr[lane] = a[0] + uint64_t(lane) * a[1];
+    expand_stride(out.addr, a[0], a[1]);
     return true;
   }
   for (unsigned lane = 0; lane < kWarpSize; ++lane) out.addr[lane] = ((in.mask >> lane) & 1) ? *a++ : 0;
@@ -207,10 +208,8 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
     m.kind = op == AccelOp::Load ? MemKind::Load : MemKind::Store;
     deps_.memory(op == AccelOp::Load, inst_.width, inst_.srcs, inst_.dsts, m.waits_on, m.writes, m.wait_gap);
     m.addr_begin = uint32_t(cta.addrs.size());
-    const uint64_t stride = inst_.addr[1] - inst_.addr[0];  // modulo 2^64, as the expansion
-    m.strided = inst_.mask == 0xffffffffu;
-    for (unsigned lane = 2; m.strided && lane < kWarpSize; ++lane)
-      m.strided = inst_.addr[lane] - inst_.addr[lane - 1] == stride;
+    uint64_t stride = 0;
+    m.strided = uniform_stride(inst_.mask, inst_.addr, stride);
     if (m.strided) {
       cta.addrs.push_back(inst_.addr[0]);
       cta.addrs.push_back(stride);
