@@ -18,6 +18,8 @@ CommandScheduler::CommandScheduler(const DramParams& p, DramTiming& timing)
   for (size_t i = p.queue_size; i-- > 0;) free_.push_back(int16_t(i));
   for (auto& q : bank_queue_) q.reserve(p.queue_size);
   active_.reserve(p.banks);
+  if (policy_ == SchedulerPolicy::FrFcfs)
+    for (auto& t : ready_min_) t = MinTree(p.banks);
 }
 
 static bool conflicts(const DramRequest& a, const DramRequest& b) {
@@ -110,19 +112,19 @@ void CommandScheduler::refresh(uint32_t b) {
     if (!any_hit)  // FR-FCFS never closes a row that queued requests still hit
       set(q.front(), open ? kPre : kAct, open ? timing_.bank_pre_ready(b) : timing_.bank_act_ready(b));
   }
-  // Keep the minima exact: a lower value replaces the minimum; raising the value that was the minimum
-  // needs a pass (FCFS: the oldest request may have changed too).
+  // Keep the minima exact: FR-FCFS through the trees; FCFS's oldest request may have changed, so its
+  // minima wait for a pass.
   Candidates& old = cand_[b];
-  if (mins_valid_ && policy_ == SchedulerPolicy::Fcfs) mins_valid_ = false;
-  if (mins_valid_) {
-    for (unsigned i = 0; i < kKinds; ++i) {
-      if (k.ready[i] < min_[i])
-        min_[i] = k.ready[i];
-      else if (old.ready[i] == min_[i] && k.ready[i] != old.ready[i])
-        mins_valid_ = false;
-    }
+  if (policy_ == SchedulerPolicy::FrFcfs) {
+    for (unsigned i = 0; i < kKinds; ++i)
+      if (k.ready[i] != old.ready[i]) {
+        ready_min_[i].set(b, k.ready[i]);
+        min_[i] = ready_min_[i].min();
+      }
+    reorder(b, old, k);
+  } else {
+    mins_valid_ = false;
   }
-  if (policy_ == SchedulerPolicy::FrFcfs) reorder(b, old, k);
   old = k;
   cand_slot_[b] = ks;
 }

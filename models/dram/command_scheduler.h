@@ -8,8 +8,9 @@
 // Requests to the same line keep their order when either is a write (read-after-write safety).
 // Candidates are cached per bank and refreshed only for the banks a change touches (the bank; with bank
 // groups, after a RD/WR or ACT, every bank of its group); per-kind minima over the banks make a cycle with
-// nothing ready O(1), and issuing a command costs O(banks with requests). Nothing allocates after
-// construction.
+// nothing ready O(1). FR-FCFS keeps them in tournament trees (O(log banks) a refresh) and picks from
+// arrival-ordered candidate lists; FCFS recomputes them over the banks with requests after a command.
+// Nothing allocates after construction.
 #pragma once
 #include <tlm.h>
 
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/min_tree.h"
 #include "models/dram/dram_params.h"
 #include "models/dram/dram_timing.h"
 
@@ -146,8 +148,10 @@ class CommandScheduler {
   std::vector<uint32_t> active_at_;             // bank -> index in active_
   std::vector<Ordered> ordered_[2];             // [0]: RD and WR candidates, [1]: PRE and ACT; by seq
   // Per kind: the smallest bank share over the candidates that may issue (FCFS: column commands only
-  // for the oldest request). Kept exact by refresh() while it can be; a pass over the banks otherwise.
+  // for the oldest request). FR-FCFS: always exact, from ready_min_; FCFS: a pass over the banks when
+  // a command or arrival made them stale.
   uint64_t min_[kKinds] = {kNever, kNever, kNever, kNever};
+  MinTree ready_min_[kKinds];  // FR-FCFS: per kind, every bank's candidate ready cycle (cand_[b].ready)
   bool mins_valid_ = true;
   uint64_t oldest_ = kNoSeq;  // FCFS: seq of the oldest queued request (valid with the minima)
   // next_ready() without work while no request arrived and no command issued since the last one.

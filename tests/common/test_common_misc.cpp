@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 #include "models/common/address_map.h"
 #include "models/common/at_port.h"
+#include "models/common/min_tree.h"
 #include "models/common/payload_pool.h"
 #include "models/common/rng.h"
 #include "models/common/text_excerpt.h"
@@ -18,6 +21,27 @@ TEST(Rng, ReproducibleAndPerBlock) {
   }
   EXPECT_TRUE(differs);
   for (int i = 0; i < 1000; ++i) EXPECT_LT(a.below(12), 12u);
+}
+
+TEST(MinTree, MinimumFollowsEveryUpdate) {
+  // Against a plain scan, with sizes that are and are not powers of two, values raised and lowered
+  // (including the current minimum, the case an early stop must not get wrong), and kNone for "none".
+  for (uint32_t n : {1u, 2u, 5u, 16u, 128u}) {
+    gms::MinTree t(n);
+    std::vector<uint64_t> ref(n, gms::MinTree::kNone);
+    EXPECT_EQ(t.min(), gms::MinTree::kNone);
+    gms::Rng rng(3, "min_tree");
+    for (int step = 0; step < 20000; ++step) {
+      const uint32_t i = uint32_t(rng.below(n));
+      const uint64_t v = rng.below(8) == 0 ? gms::MinTree::kNone : rng.below(50);
+      t.set(i, v);
+      ref[i] = v;
+      uint64_t m = gms::MinTree::kNone;
+      for (uint64_t x : ref) m = std::min(m, x);
+      ASSERT_EQ(t.min(), m) << "n " << n << " step " << step;
+      ASSERT_EQ(t.at(i), v);
+    }
+  }
 }
 
 TEST(AddressMap, BijectiveAndChannelConsistent) {
