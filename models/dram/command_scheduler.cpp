@@ -1,6 +1,7 @@
 #include "models/dram/command_scheduler.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace gms {
 
@@ -12,7 +13,8 @@ CommandScheduler::CommandScheduler(const DramParams& p, DramTiming& timing)
       cand_(p.banks),
       cand_slot_(p.banks, kNoSlots),
       kinds_(p.banks, {0, 0}),
-      active_at_(p.banks, 0) {
+      active_at_(p.banks, 0),
+      active_bits_((p.banks + 63) / 64, 0) {
   free_.reserve(p.queue_size);
   for (auto& o : ordered_) o.reserve(2 * size_t(p.queue_size));
   for (size_t i = p.queue_size; i-- > 0;) free_.push_back(int16_t(i));
@@ -31,6 +33,8 @@ void CommandScheduler::push(const DramRequest& r) {
   free_.pop_back();
   Slot& n = slots_[size_t(s)];
   n.r = r;
+  if (next_seq_ == kMaxSeq)
+    throw std::logic_error("DRAM command scheduler: request sequence numbers exhausted");
   n.seq = next_seq_++;
   n.r.bursts_total = r.bursts;
   n.r.deps = 0;
@@ -42,6 +46,7 @@ void CommandScheduler::push(const DramRequest& r) {
   if (q.empty()) {
     active_at_[r.bank] = uint32_t(active_.size());
     active_.push_back(r.bank);
+    active_bits_[r.bank >> 6] |= uint64_t(1) << (r.bank & 63);
   }
   q.push_back(s);
   ++kinds_[r.bank][r.write ? kWrite : kRead];
@@ -71,6 +76,7 @@ void CommandScheduler::remove(int16_t s) {
     active_[pos] = last;
     active_at_[last] = pos;
     active_.pop_back();
+    active_bits_[b >> 6] &= ~(uint64_t(1) << (b & 63));
   }
   free_.push_back(s);
   --count_;
@@ -121,7 +127,7 @@ void CommandScheduler::refresh(uint32_t b) {
         ready_min_[i].set(b, k.ready[i]);
         min_[i] = ready_min_[i].min();
       }
-    reorder(b, old, k);
+    reorder(old, k, ks);
   } else {
     mins_valid_ = false;
   }
@@ -129,8 +135,8 @@ void CommandScheduler::refresh(uint32_t b) {
   cand_slot_[b] = ks;
 }
 
-void CommandScheduler::reorder(uint32_t bank, const Candidates& old, const Candidates& now) {
-  const auto by_seq = [](const Ordered& o, uint64_t seq) { return o.seq < seq; };
+void CommandScheduler::reorder(const Candidates& old, const Candidates& now, const Slots& slots) {
+  const auto by_seq = [](const Ordered& o, uint64_t seq) { return seq_of(o) < seq; };
   for (unsigned i = 0; i < kKinds; ++i) {
     if (old.seq[i] == now.seq[i] && old.ready[i] == now.ready[i]) continue;
     auto& list = ordered_[i >= kPre];
@@ -141,7 +147,7 @@ void CommandScheduler::reorder(uint32_t bank, const Candidates& old, const Candi
     if (old.seq[i] != kNoSeq) list.erase(std::lower_bound(list.begin(), list.end(), old.seq[i], by_seq));
     if (now.seq[i] != kNoSeq)
       list.insert(std::lower_bound(list.begin(), list.end(), now.seq[i], by_seq),
-                  Ordered{now.seq[i], now.ready[i], bank, Kind(i)});
+                  ordered(now.seq[i], now.ready[i], slots[i], Kind(i)));
   }
 }
 
@@ -164,7 +170,7 @@ int16_t CommandScheduler::pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKi
   if (!ok_a && !ok_b) return kNone;
   if (policy_ == SchedulerPolicy::FrFcfs) {  // the oldest candidate of the pair ready at c
     for (const Ordered& o : ordered_[a >= kPre])
-      if ((o.kind == a ? ok_a : ok_b) && o.ready <= c) return cand_slot_[o.bank][o.kind];
+      if ((kind_of(o) == a ? ok_a : ok_b) && o.ready <= c) return slot_of(o);
     return kNone;
   }
   const bool oldest_only = policy_ == SchedulerPolicy::Fcfs && a == kRead;  // column commands
@@ -265,7 +271,7 @@ IssueResult CommandScheduler::issue_row(int16_t s, uint64_t c) {
 void CommandScheduler::refresh_group(uint32_t bank) {
   const uint32_t step = timing_.group_count();
   for (uint32_t b = timing_.group_of(bank); b < bank_queue_.size(); b += step)
-    if (b == bank || !bank_queue_[b].empty()) refresh(b);  // an empty bank has no candidates to move
+    if (b == bank || active(b)) refresh(b);  // an empty bank has no candidates to move
 }
 
 }  // namespace gms

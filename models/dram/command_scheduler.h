@@ -118,13 +118,20 @@ class CommandScheduler {
   // FR-FCFS: every bank's candidates of the column kinds (RD, WR) and of the row kinds (PRE, ACT), each
   // list ordered by arrival, with their ready cycles: pick() takes the first one ready instead of reading
   // the candidates of every bank with requests (HBM3 has 128 banks a channel, 40 channels: cold lines).
+  // 16 B an entry (pick() scans them): the candidate's seq, slot and kind packed in one key, ordered by seq.
   struct Ordered {
-    uint64_t seq;
     uint64_t ready;
-    uint32_t bank;
-    Kind kind;
+    uint64_t key;  // seq << 18 | slot << 2 | kind
   };
-  void reorder(uint32_t bank, const Candidates& old, const Candidates& now);
+  static constexpr unsigned kSeqShift = 18;
+  static constexpr uint64_t kMaxSeq = uint64_t(1) << (64 - kSeqShift);
+  static Ordered ordered(uint64_t seq, uint64_t ready, int16_t slot, Kind kind) {
+    return {ready, seq << kSeqShift | uint64_t(uint16_t(slot)) << 2 | kind};
+  }
+  static uint64_t seq_of(const Ordered& o) { return o.key >> kSeqShift; }
+  static int16_t slot_of(const Ordered& o) { return int16_t(uint16_t(o.key >> 2)); }
+  static Kind kind_of(const Ordered& o) { return Kind(o.key & 3); }
+  void reorder(const Candidates& old, const Candidates& now, const Slots& slots);
   // The oldest candidate of the given kinds ready at c (kNone if none).
   int16_t pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const;
   void refresh(uint32_t bank);
@@ -146,7 +153,11 @@ class CommandScheduler {
   std::vector<std::array<uint16_t, 2>> kinds_;  // per bank: queued reads and writes
   std::vector<uint32_t> active_;                // banks with queued requests
   std::vector<uint32_t> active_at_;             // bank -> index in active_
-  std::vector<Ordered> ordered_[2];             // [0]: RD and WR candidates, [1]: PRE and ACT; by seq
+  // The same set as bits: refresh_group() tests the group's banks in one host cache line instead of
+  // reading each bank's queue header (HBM3: four banks 32 apart).
+  std::vector<uint64_t> active_bits_;
+  bool active(uint32_t b) const { return active_bits_[b >> 6] >> (b & 63) & 1; }
+  std::vector<Ordered> ordered_[2];  // [0]: RD and WR candidates, [1]: PRE and ACT; by seq
   // Per kind: the smallest bank share over the candidates that may issue (FCFS: column commands only
   // for the oldest request). FR-FCFS: always exact, from ready_min_; FCFS: a pass over the banks when
   // a command or arrival made them stale.

@@ -26,7 +26,7 @@ TEST(Rng, ReproducibleAndPerBlock) {
 TEST(MinTree, MinimumFollowsEveryUpdate) {
   // Against a plain scan, with sizes that are and are not powers of two, values raised and lowered
   // (including the current minimum, the case an early stop must not get wrong), and kNone for "none".
-  for (uint32_t n : {1u, 2u, 5u, 16u, 128u}) {
+  for (uint32_t n : {1u, 2u, 5u, 8u, 9u, 16u, 64u, 65u, 128u, 600u}) {
     gms::MinTree t(n);
     std::vector<uint64_t> ref(n, gms::MinTree::kNone);
     EXPECT_EQ(t.min(), gms::MinTree::kNone);
