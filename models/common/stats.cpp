@@ -50,7 +50,8 @@ StatGroup::~StatGroup() {
 }
 
 Counter& StatGroup::counter(const std::string& name, const std::string& desc, const std::string& unit) {
-  counters_.push_back(Counter{name, desc, unit, 0});
+  counters_.push_back(Counter{});
+  counter_info_.push_back(StatInfo{name, desc, unit});
   order_.emplace_back('c', counters_.size() - 1);
   return counters_.back();
 }
@@ -58,12 +59,10 @@ Counter& StatGroup::counter(const std::string& name, const std::string& desc, co
 Histogram& StatGroup::histogram(const std::string& name, const std::string& desc, const std::string& unit,
                                 uint64_t bucket_width, size_t buckets) {
   Histogram h;
-  h.name = name;
-  h.desc = desc;
-  h.unit = unit;
   h.bucket_width = bucket_width ? bucket_width : 1;
   h.counts.assign(buckets ? buckets : 1, 0);
   histograms_.push_back(std::move(h));
+  histogram_info_.push_back(StatInfo{name, desc, unit});
   order_.emplace_back('h', histograms_.size() - 1);
   return histograms_.back();
 }
@@ -105,12 +104,12 @@ bool StatGroup::lookup(const std::string& path, double& out) const {
     leaf = path.substr(dot + 1);
     if (!g) return false;
   }
-  for (const auto& c : g->counters_)
-    if (c.name == leaf) return out = double(c.value), true;
+  for (size_t i = 0; i < g->counters_.size(); ++i)
+    if (g->counter_info_[i].name == leaf) return out = double(g->counters_[i].value), true;
   for (const auto& f : g->formulas_)
     if (f.name == leaf) return out = f.fn(), true;
-  for (const auto& h : g->histograms_)
-    if (h.name == leaf) return out = double(h.samples), true;
+  for (size_t i = 0; i < g->histograms_.size(); ++i)
+    if (g->histogram_info_[i].name == leaf) return out = double(g->histograms_[i].samples), true;
   return false;
 }
 
@@ -138,12 +137,12 @@ void StatGroup::write_json(std::ostream& os, int indent) const {
   for (auto [kind, idx] : order_) {
     sep();
     if (kind == 'c') {
-      os << pad << json_str(counters_[idx].name) << ": " << counters_[idx].value;
+      os << pad << json_str(counter_info_[idx].name) << ": " << counters_[idx].value;
     } else if (kind == 'f') {
       os << pad << json_str(formulas_[idx].name) << ": " << format_double(formulas_[idx].fn());
     } else {
       const Histogram& h = histograms_[idx];
-      os << pad << json_str(h.name) << ": {\"bucket_width\": " << h.bucket_width
+      os << pad << json_str(histogram_info_[idx].name) << ": {\"bucket_width\": " << h.bucket_width
          << ", \"samples\": " << h.samples << ", \"mean\": " << format_double(h.mean())
          << ", \"max\": " << h.max << ", \"counts\": [";
       for (size_t i = 0; i < h.counts.size(); ++i) os << (i ? ", " : "") << h.counts[i];
@@ -164,19 +163,20 @@ void StatGroup::write_csv(std::ostream& os, bool header) const {
   std::string base = parent_ ? path() + "." : "";
   for (auto [kind, idx] : order_) {
     if (kind == 'c') {
-      const Counter& c = counters_[idx];
-      os << csv_str(base + c.name) << "," << c.value << "," << csv_str(c.unit) << "," << csv_str(c.desc)
-         << "\n";
+      const StatInfo& c = counter_info_[idx];
+      os << csv_str(base + c.name) << "," << counters_[idx].value << "," << csv_str(c.unit) << ","
+         << csv_str(c.desc) << "\n";
     } else if (kind == 'f') {
       const Formula& f = formulas_[idx];
       os << csv_str(base + f.name) << "," << format_double(f.fn()) << "," << csv_str(f.unit) << ","
          << csv_str(f.desc) << "\n";
     } else {
       const Histogram& h = histograms_[idx];
-      os << csv_str(base + h.name + ".samples") << "," << h.samples << "," << csv_str(h.unit) << ","
-         << csv_str(h.desc) << "\n";
-      os << csv_str(base + h.name + ".mean") << "," << format_double(h.mean()) << "," << csv_str(h.unit)
-         << "," << csv_str(h.desc) << "\n";
+      const StatInfo& i = histogram_info_[idx];
+      os << csv_str(base + i.name + ".samples") << "," << h.samples << "," << csv_str(i.unit) << ","
+         << csv_str(i.desc) << "\n";
+      os << csv_str(base + i.name + ".mean") << "," << format_double(h.mean()) << "," << csv_str(i.unit)
+         << "," << csv_str(i.desc) << "\n";
     }
   }
   for (const StatGroup* c : children_) c->write_csv(os, false);

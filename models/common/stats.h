@@ -11,8 +11,15 @@
 
 namespace gms {
 
-struct Counter {
+// Counters and histograms hold only what counting touches; their names, descriptions and units live
+// apart in the group (StatInfo). A group's counters are then neighbours in host memory: a block bumping
+// four counters per event touches one cache line instead of four 104 B records (with hundreds of blocks,
+// as in the H100 preset, those records were cold at every event).
+struct StatInfo {
   std::string name, desc, unit;
+};
+
+struct Counter {
   uint64_t value = 0;
   Counter& operator++() {
     ++value;
@@ -26,7 +33,6 @@ struct Counter {
 
 // Fixed-width buckets; values past the last bucket land in it (so nothing is lost).
 struct Histogram {
-  std::string name, desc, unit;
   uint64_t bucket_width = 1;
   std::vector<uint64_t> counts;
   uint64_t samples = 0;
@@ -82,7 +88,9 @@ class StatGroup {
   StatGroup* parent_ = nullptr;
   std::vector<StatGroup*> children_;
   std::deque<Counter> counters_;  // deque: stable addresses for the references blocks keep
+  std::deque<StatInfo> counter_info_;
   std::deque<Histogram> histograms_;
+  std::deque<StatInfo> histogram_info_;
   std::deque<Formula> formulas_;
   std::vector<std::pair<char, size_t>> order_;  // registration order for deterministic output
 };
