@@ -152,15 +152,14 @@ void CommandScheduler::reorder(const Candidates& old, const Candidates& now, con
 }
 
 void CommandScheduler::recompute_mins() {
-  const bool fcfs = policy_ == SchedulerPolicy::Fcfs;
+  // FCFS only: FR-FCFS keeps its minima exact in ready_min_ and never marks them stale.
   oldest_ = kNoSeq;
-  if (fcfs)
-    for (uint32_t b : active_) oldest_ = std::min(oldest_, slots_[size_t(bank_queue_[b].front())].seq);
+  for (uint32_t b : active_) oldest_ = std::min(oldest_, slots_[size_t(bank_queue_[b].front())].seq);
   for (uint64_t& m : min_) m = kNever;
   for (uint32_t b : active_) {
     const Candidates& k = cand_[b];
     for (unsigned i = 0; i < kKinds; ++i)
-      if (!fcfs || i >= kPre || k.seq[i] == oldest_) min_[i] = std::min(min_[i], k.ready[i]);
+      if (i >= kPre || k.seq[i] == oldest_) min_[i] = std::min(min_[i], k.ready[i]);
   }
   mins_valid_ = true;
 }

@@ -114,7 +114,7 @@ class CommandScheduler {
     for (unsigned i = 0; i < kKinds; ++i) t = std::min(t, std::max(min_[i], ch[i]));
     return t;
   }
-  void recompute_mins();
+  void recompute_mins();  // FCFS: a pass over the banks with requests
   // FR-FCFS: every bank's candidates of the column kinds (RD, WR) and of the row kinds (PRE, ACT), each
   // list ordered by arrival, with their ready cycles: pick() takes the first one ready instead of reading
   // the candidates of every bank with requests (HBM3 has 128 banks a channel, 40 channels: cold lines).
