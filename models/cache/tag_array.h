@@ -51,6 +51,12 @@ class TagArray {
     if (may_bypass_) policy_->on_access(set, way);
   }
 
+  // Software prefetch of what a lookup in `set` reads first (its hints and way masks); changes nothing.
+  void prefetch_set(uint32_t set) const {
+    __builtin_prefetch(&masks_[set]);
+    __builtin_prefetch(&hints_[size_t(set) * ways_]);
+    __builtin_prefetch(&hints_[size_t(set) * ways_ + ways_ - 1]);
+  }
   TagEntry& entry(uint32_t set, uint32_t way) { return tags_[size_t(set) * ways_ + way]; }
   // entry(set, way).valid and .reserved from the per-set masks, which choose_victim() has just read: a
   // victim's entry need not be loaded to learn whether something is evicted (cold with large caches).

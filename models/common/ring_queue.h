@@ -22,6 +22,8 @@ class RingQueue {
   size_t size() const { return size_; }
   T& front() { return buf_[head_]; }
   const T& front() const { return buf_[head_]; }
+  // Where front() is, without reading it (for software prefetch); valid while non-empty.
+  const T* front_address() const { return buf_.data() + head_; }
   void push_back(const T& v) {
     if (size_ == buf_.size()) grow();
     buf_[(head_ + size_) & (buf_.size() - 1)] = v;

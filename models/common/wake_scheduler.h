@@ -33,11 +33,19 @@ class WakeScheduler;
 class Wakeup {
  public:
   using Fn = void (*)(void*);
+  // Optional, for blocks whose state is cold in host caches between runs (large presets): called for a
+  // block a few places ahead of it in its batch, once per stage (0 to 3, three blocks apart), so that it can
+  // issue software prefetches for what its run will read, one pointer hop per stage: stage 0 the block's
+  // own hot fields, stage 1 what they point to (queue storage), stage 2 the head requests, stage 3 their
+  // state (tag set, MSHR bucket). Each stage reads only what the stage before fetched. It must change
+  // nothing: a prefetch is only a hint, and the block may not even run with the state it saw.
+  using PrefetchFn = void (*)(void*, unsigned stage);
   Wakeup() = default;
   ~Wakeup();
   // In the owning block's constructor (elaboration): fn(obj) runs on each notification; through
   // `shared` when given, else through a private scheduler made a child of the block.
   void bind(WakeScheduler* shared, Fn fn, void* obj);
+  void set_prefetch(PrefetchFn pre) { pre_ = pre; }
   // The scheduler that runs the block (after bind).
   WakeScheduler& scheduler() const { return *sched_; }
   Wakeup(const Wakeup&) = delete;
@@ -61,6 +69,7 @@ class Wakeup {
   WakeScheduler* sched_ = nullptr;
   WakeScheduler* own_ = nullptr;  // private scheduler when none is shared
   Fn fn_ = nullptr;
+  PrefetchFn pre_ = nullptr;
   void* obj_ = nullptr;
   uint64_t pending_ = kNone;  // time (kernel ticks) of the pending timed notification; entries of this
                               // block for other times are stale
@@ -109,6 +118,7 @@ class WakeScheduler : public sc_core::sc_module {
   void add_to_bucket(uint64_t t, uint32_t id);
   bool live(const Bucket& b) const;  // holds an id still due at b.time
   void drop(size_t k);               // bucket k leaves the live set
+  void fire_batch();                 // runs batch_ in order, prefetching ahead (Wakeup::set_prefetch)
 
   sc_core::sc_event ev_;
   std::vector<Wakeup*> clients_;  // by id

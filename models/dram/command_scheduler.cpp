@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/common/prefetch.h"
+
 namespace gms {
 
 CommandScheduler::CommandScheduler(const DramParams& p, DramTiming& timing)
@@ -271,6 +273,27 @@ void CommandScheduler::refresh_group(uint32_t bank) {
   const uint32_t step = timing_.group_count();
   for (uint32_t b = timing_.group_of(bank); b < bank_queue_.size(); b += step)
     if (b == bank || active(b)) refresh(b);  // an empty bank has no candidates to move
+}
+
+void CommandScheduler::prefetch(unsigned stage) const {
+  if (stage == 0) {
+    __builtin_prefetch(&count_);
+    __builtin_prefetch(&ordered_);
+    return;
+  }
+  if (!count_) return;
+  for (const auto& list : ordered_) {  // the oldest candidate: pick() and the issue read it
+    if (list.empty()) continue;
+    if (stage == 1) {
+      __builtin_prefetch(list.data());
+    } else {
+      const DramRequest& r = slots_[size_t(slot_of(list.front()))].r;
+      if (stage == 2)
+        __builtin_prefetch(&r);
+      else
+        timing_.prefetch_bank(r.bank);
+    }
+  }
 }
 
 }  // namespace gms

@@ -70,6 +70,9 @@ class CommandScheduler {
   IssueResult step(uint64_t c);
   // Earliest cycle >= c at which some command could issue (kNever when the queue is empty).
   uint64_t next_ready(uint64_t c);
+  // Wakeup prefetch hook stages (models/common/wake_scheduler.h): 0 this object, 1 the heads of the
+  // candidate lists, 2 the requests they name. Reads, never writes.
+  void prefetch(unsigned stage) const;
 
  private:
   static constexpr int16_t kNone = -1;

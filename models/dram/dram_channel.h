@@ -74,6 +74,7 @@ class DramChannel : public MemoryChannel {
   // Moves the data of a request between the payload and the store.
   void transfer(const DramRequest& r);
   void run();
+  void prefetch(unsigned stage) const;  // Wakeup prefetch hook
   void record(const IssueResult& res, uint64_t c);
   void retire(uint64_t c);
   void accept_held(uint64_t c);

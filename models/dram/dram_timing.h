@@ -57,6 +57,11 @@ class DramTiming {
 
   uint64_t data_busy_cycles() const { return data_busy_; }
 
+  // Software prefetch of bank b's state (for Wakeup prefetch hooks); changes nothing.
+  void prefetch_bank(uint32_t b) const { __builtin_prefetch(&banks_[b]); }
+  // The channel-wide fields every command reads.
+  void prefetch_channel() const { __builtin_prefetch(&cmd_ok_); }
+
  private:
   struct Bank {
     uint64_t open_row = kNoRow;

@@ -22,6 +22,7 @@ L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned
   if (!env.pool) throw std::invalid_argument(std::string(basename()) + ": BlockEnv without a payload pool");
   ev_.bind(
       env.wake, [](void* o) { static_cast<L1Pipeline*>(o)->process(); }, this);
+  ev_.set_prefetch([](void* o, unsigned stage) { static_cast<const L1Pipeline*>(o)->prefetch(stage); });
   if (auto* tf = env.trace_file(basename())) {
     probe_mshr_.attach(tf, basename(), "mshr_occupancy");
     probe_hits_.attach(tf, basename(), "hits");
@@ -35,6 +36,31 @@ L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned
 }
 
 L1Pipeline::~L1Pipeline() = default;
+
+// With 132 L1s (H100 preset) an L1's queues and the requests in them are cold in host caches whenever it
+// runs: fetch the queue heads process() looks at, their payloads, and the MSHR bucket of a fill.
+void L1Pipeline::prefetch(unsigned stage) const {
+  switch (stage) {
+    case 0:
+      __builtin_prefetch(&miss_q_);
+      __builtin_prefetch(&resp_q_);
+      __builtin_prefetch(&arrivals_);
+      break;
+    case 1:
+      if (!arrivals_.empty()) __builtin_prefetch(arrivals_.front_address());
+      if (!miss_q_.empty()) __builtin_prefetch(miss_q_.front_address());
+      if (!resp_q_.empty()) __builtin_prefetch(resp_q_.front_address());
+      break;
+    case 2:
+      if (!arrivals_.empty()) __builtin_prefetch(arrivals_.front().t);
+      if (!miss_q_.empty()) __builtin_prefetch(miss_q_.front().t);
+      if (!resp_q_.empty()) __builtin_prefetch(resp_q_.front().t);
+      break;
+    default:
+      if (!arrivals_.empty()) mshr_.prefetch(line_of(arrivals_.front().t->get_address()));
+      break;
+  }
+}
 
 void L1Pipeline::wake_at(uint64_t cycle) {
   if (cycle >= scheduled_) return;  // an earlier (or the same) wake-up is pending

@@ -129,6 +129,7 @@ class L1Pipeline : public L1Cache {
   void on_down_ready();
   void on_sm_free();
   void process();
+  void prefetch(unsigned stage) const;  // Wakeup prefetch hook
   void wake_at(uint64_t cycle);
   void schedule_next(uint64_t now);
   void send_one(uint64_t now);

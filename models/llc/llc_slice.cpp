@@ -8,6 +8,7 @@
 #include "models/cache/nru_policy.h"
 #include "models/cache/replacement.h"
 #include "models/cache/srrip_policy.h"
+#include "models/common/prefetch.h"
 
 namespace gms {
 
@@ -68,6 +69,7 @@ LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned sl
 
   wake_.bind(
       env.wake, [](void* o) { static_cast<LlcSlice*>(o)->run(); }, this);
+  wake_.set_prefetch([](void* o, unsigned stage) { static_cast<const LlcSlice*>(o)->prefetch(stage); });
 
   if (auto* tf = env.trace_file(basename())) {
     probe_mshr_.attach(tf, basename(), "mshr_occupancy");
@@ -140,6 +142,45 @@ void LlcSlice::run() {
   dram_stage();
   update_probes();
   schedule_next(c);
+}
+
+// With 80 slices (H100 preset) a slice's queues and the requests in them are cold in host caches
+// whenever it runs: fetch what run() reads first, the heads of its queues, and the tag set and MSHR bucket
+// of the request the access stage will take.
+void LlcSlice::prefetch(unsigned stage) const {
+  const bool fill = !fills_.empty();  // the access stage takes a fill first, else the input head
+  switch (stage) {
+    case 0:
+      __builtin_prefetch(&fills_);
+      __builtin_prefetch(&input_);
+      __builtin_prefetch(&answers_);
+      __builtin_prefetch(&hit_pipe_);
+      break;
+    case 1:
+      if (fill)
+        __builtin_prefetch(fills_.front_address());
+      else if (!input_.empty())
+        __builtin_prefetch(input_.front_address());
+      if (!answers_.empty()) __builtin_prefetch(answers_.front_address());
+      if (!hit_pipe_.empty()) __builtin_prefetch(hit_pipe_.front_address());
+      break;
+    case 2:
+      if (fill)
+        __builtin_prefetch(fills_.front());
+      else if (!input_.empty())
+        __builtin_prefetch(input_.front().t);
+      if (!answers_.empty()) __builtin_prefetch(answers_.front().t);
+      if (!hit_pipe_.empty()) __builtin_prefetch(hit_pipe_.front().t);
+      break;
+    default: {
+      const Payload* t = fill ? fills_.front() : !input_.empty() ? input_.front().t : nullptr;
+      if (!t) break;
+      const uint64_t key = keys_.key(line_of(t->get_address()));
+      mshr_.prefetch(key);
+      if (!fill) tags_.prefetch_set(tags_.set_of(key));
+      break;
+    }
+  }
 }
 
 void LlcSlice::access_stage(uint64_t c) {

@@ -109,6 +109,7 @@ class LlcSlice : public LastLevelCache {
 
   // The cycle (llc_slice.cpp).
   void run();
+  void prefetch(unsigned stage) const;  // Wakeup prefetch hook
   void access_stage(uint64_t c);
   void respond_stage(uint64_t c);
   void dram_stage();

@@ -210,6 +210,7 @@ void SmCore::send_head(uint64_t cycle) {
   LineSlot& slot = lines_[ls];
   slot.payload = &t;
   slot.inst = pipe_inst_;
+  slot.warp_slot = uint16_t(rec.warp_slot);
   slot.lanes = l.lanes;
   slot.span_lo = l.span_lo;
   slot.span_hi = l.span_hi;
@@ -269,7 +270,7 @@ bool SmCore::on_response(Payload& t) {
   line.payload = nullptr;
   lines_.release(ls);
   InstRecord& rec = insts_[line.inst];
-  const uint32_t slot = rec.warp_slot;
+  const uint32_t slot = line.warp_slot;
   WarpSlot& w = warps_[slot];
   ++responses_;
   last_response_ps_ = Clock::now_ps();

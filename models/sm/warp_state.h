@@ -61,11 +61,15 @@ struct LineSlot {
   uint32_t inst = 0;                   // InstRecord index
   uint32_t lanes = 0;                  // lanes this line serves
   uint8_t span_lo = 0, span_hi = 128;  // the bytes of the 128 B line it carries (a small L1 line: part)
+  // The instruction's warp slot (InstRecord::warp_slot, copied): a response loads the record and the warp
+  // side by side instead of one after the other (both are cold with thousands of requests in flight).
+  uint16_t warp_slot = 0;
   // For loads when an observer wants the returned bytes per lane: the lanes' offsets in this line, kept
   // here rather than 32 addresses in the InstRecord, so a response reads one host cache line, not five
   // (with thousands of requests in flight those lines are cold).
   LaneOffsets lane_off;
 };
+static_assert(sizeof(LineSlot) <= 56, "a line slot stays within one host cache line's worth");
 
 // Table of at most `capacity` T with a free list of indices. Entries are created on first use: a table
 // filled up front for the configured limit (up to 65535 in-flight requests per SM) would cost memory and

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -201,4 +202,74 @@ TEST(WakeScheduler, WaitingBlockThatLetsTimePassIsALogicError) {
   }
   EXPECT_NE(error.find("a block let simulated time pass inside its run (at 6 ns)"), std::string::npos)
       << error;
+}
+
+// Prefetch hooks (Wakeup::set_prefetch): every hooked block of a batch gets its stages 0..3 in order,
+// shortly before it runs (a few blocks ahead, not all at the start of the batch), blocks without a hook get
+// nothing, and the run order stays the notification order.
+namespace {
+std::vector<std::string>* g_prefetch_log = nullptr;
+struct Hooked {
+  Client client;
+  Hooked(std::string n, std::vector<std::string>* l, WakeScheduler* s) : client(std::move(n), l, s) {
+    client.wake.set_prefetch([](void* o, unsigned stage) {
+      g_prefetch_log->push_back("pre:" + static_cast<Client*>(o)->name + ":" + std::to_string(stage));
+    });
+  }
+};
+}  // namespace
+
+TEST(WakeScheduler, PrefetchHooksRunInStageOrderShortlyBeforeTheirBlock) {
+  WakeScheduler sched("wake");
+  std::vector<std::string> log;
+  g_prefetch_log = &log;
+  std::vector<std::unique_ptr<Hooked>> hooked;
+  std::vector<std::unique_ptr<Client>> plain;
+  std::vector<Wakeup*> order;
+  for (int i = 0; i < 40; ++i) {
+    const std::string n = "b" + std::to_string(i);
+    if (i % 3 == 2) {
+      plain.push_back(std::make_unique<Client>(n, &log, &sched));
+      order.push_back(&plain.back()->wake);
+    } else {
+      hooked.push_back(std::make_unique<Hooked>(n, &log, &sched));
+      order.push_back(&hooked.back()->client.wake);
+    }
+  }
+  Driver d("d");
+  d.body = [&] {
+    for (Wakeup* w : order) w->notify(sc_time(5, SC_NS));
+  };
+  sc_core::sc_start();
+  // Runs in notification order.
+  std::vector<std::string> runs;
+  for (const auto& s : log)
+    if (s.rfind("pre:", 0) != 0) runs.push_back(s.substr(0, s.find('@')));
+  ASSERT_EQ(runs.size(), 40u);
+  for (int i = 0; i < 40; ++i) EXPECT_EQ(runs[size_t(i)], "b" + std::to_string(i));
+  for (int i = 0; i < 40; ++i) {
+    const std::string n = "b" + std::to_string(i);
+    const auto run_at = size_t(
+        std::find_if(log.begin(), log.end(), [&](const std::string& s) { return s.rfind(n + "@", 0) == 0; }) -
+        log.begin());
+    std::vector<size_t> stage_at;
+    for (unsigned s = 0; s < 4; ++s) {
+      const std::string want = "pre:" + n + ":" + std::to_string(s);
+      EXPECT_EQ(std::count(log.begin(), log.end(), want), i % 3 == 2 ? 0 : 1) << want;
+      stage_at.push_back(size_t(std::find(log.begin(), log.end(), want) - log.begin()));
+    }
+    if (i % 3 == 2) continue;
+    for (unsigned s = 1; s < 4; ++s) EXPECT_LT(stage_at[s - 1], stage_at[s]) << n;
+    EXPECT_LT(stage_at[3], run_at) << n;
+    // Shortly before: fewer than 16 other blocks run between stage 0 and the block's own run, and past
+    // the first few, at least one runs between its last stage and its run (the prefetch has a lead).
+    const auto runs_between = [&](size_t from, size_t to) {
+      return std::count_if(log.begin() + long(from), log.begin() + long(to),
+                           [](const std::string& s) { return s.rfind("pre:", 0) != 0; });
+    };
+    EXPECT_LT(runs_between(stage_at[0], run_at), 16) << n;
+    if (i >= 4) {
+      EXPECT_GE(runs_between(stage_at[3], run_at), 1) << n;
+    }
+  }
 }
