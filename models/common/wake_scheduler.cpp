@@ -146,23 +146,19 @@ void WakeScheduler::run() {
 }
 
 void WakeScheduler::fire_batch() {
-  // Stage s of a block's prefetch runs kAhead[s] blocks before the block itself: far enough for the
-  // lines to arrive (a block's run takes a few hundred ns), near enough that they are still cached.
-  static constexpr unsigned kStages = 4;
-  static constexpr size_t kAhead[kStages] = {12, 9, 6, 3};
   const size_t n = batch_.size();
   // The Wakeups themselves live in their blocks, as cold as the rest: fetched before stage 0 reads them.
-  static constexpr size_t kWakeupAhead = 15;
+  static constexpr size_t kWakeupAhead = 20;
   auto pre = [this](size_t j, unsigned stage) {
     Wakeup* w = batch_[j];
     if (w->pre_) w->pre_(w->obj_, stage);
   };
-  for (unsigned s = 0; s < kStages; ++s)  // the first blocks get what lead they can
-    for (size_t j = 0; j < kAhead[s] && j < n; ++j) pre(j, s);
+  for (unsigned s = 0; s < kPrefetchStages; ++s)  // the first blocks get what lead they can
+    for (size_t j = 0; j < kPrefetchAhead[s] && j < n; ++j) pre(j, s);
   for (size_t i = 0; i < n; ++i) {
     if (i + kWakeupAhead < n) __builtin_prefetch(batch_[i + kWakeupAhead]);
-    for (unsigned s = 0; s < kStages; ++s)
-      if (i + kAhead[s] < n) pre(i + kAhead[s], s);
+    for (unsigned s = 0; s < kPrefetchStages; ++s)
+      if (i + kPrefetchAhead[s] < n) pre(i + kPrefetchAhead[s], s);
     batch_[i]->fire();
   }
 }

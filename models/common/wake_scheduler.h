@@ -34,7 +34,7 @@ class Wakeup {
  public:
   using Fn = void (*)(void*);
   // Optional, for blocks whose state is cold in host caches between runs (large presets): called for a
-  // block a few places ahead of it in its batch, once per stage (0 to 3, three blocks apart), so that it can
+  // block a few places ahead of it in its batch, once per stage (0 to 3, four blocks apart), so that it can
   // issue software prefetches for what its run will read, one pointer hop per stage: stage 0 the block's
   // own hot fields, stage 1 what they point to (queue storage), stage 2 the head requests, stage 3 their
   // state (tag set, MSHR bucket). Each stage reads only what the stage before fetched. It must change
@@ -101,6 +101,11 @@ class WakeScheduler : public sc_core::sc_module {
   // The current time in kernel ticks (cached while the scheduler runs blocks).
   uint64_t now() const { return in_run_ ? now_ : sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
   uint64_t wake_ups() const { return wake_ups_; }  // blocks run so far (for profiling)
+  // Prefetch hooks: stage s of a block runs kPrefetchAhead[s] blocks before it in its batch (the first
+  // blocks of a batch get theirs before the batch starts). Far enough for the lines to arrive (a block's
+  // run takes a few hundred ns), near enough that they are still cached.
+  static constexpr unsigned kPrefetchStages = 4;
+  static constexpr size_t kPrefetchAhead[kPrefetchStages] = {16, 12, 8, 4};
 
  private:
   // The blocks due at one instant, in notification order. A system has a handful of distinct instants

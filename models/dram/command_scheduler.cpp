@@ -278,7 +278,8 @@ void CommandScheduler::refresh_group(uint32_t bank) {
 void CommandScheduler::prefetch(unsigned stage) const {
   if (stage == 0) {
     __builtin_prefetch(&count_);
-    __builtin_prefetch(&ordered_);
+    prefetch_object(ordered_);
+    __builtin_prefetch(&slots_);
     return;
   }
   if (!count_) return;

@@ -194,8 +194,9 @@ void DramChannel::run() {
 void DramChannel::prefetch(unsigned stage) const {
   switch (stage) {
     case 0:
-      __builtin_prefetch(&in_flight_);
+      prefetch_object(in_flight_);
       __builtin_prefetch(&pending_responses_);
+      timing_.prefetch_channel();
       break;
     case 1:
       if (!in_flight_.empty()) __builtin_prefetch(in_flight_.front_address());

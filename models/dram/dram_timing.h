@@ -60,7 +60,10 @@ class DramTiming {
   // Software prefetch of bank b's state (for Wakeup prefetch hooks); changes nothing.
   void prefetch_bank(uint32_t b) const { __builtin_prefetch(&banks_[b]); }
   // The channel-wide fields every command reads.
-  void prefetch_channel() const { __builtin_prefetch(&cmd_ok_); }
+  void prefetch_channel() const {
+    __builtin_prefetch(&cmd_ok_);
+    __builtin_prefetch(&banks_);
+  }
 
  private:
   struct Bank {

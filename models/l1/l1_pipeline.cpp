@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "models/common/prefetch.h"
+
 namespace gms {
 
 L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned sm_id, const BlockEnv& env)
@@ -42,9 +44,10 @@ L1Pipeline::~L1Pipeline() = default;
 void L1Pipeline::prefetch(unsigned stage) const {
   switch (stage) {
     case 0:
-      __builtin_prefetch(&miss_q_);
-      __builtin_prefetch(&resp_q_);
-      __builtin_prefetch(&arrivals_);
+      prefetch_object(miss_q_);
+      prefetch_object(resp_q_);
+      prefetch_object(arrivals_);
+      prefetch_lines(&mshr_, 64);
       break;
     case 1:
       if (!arrivals_.empty()) __builtin_prefetch(arrivals_.front_address());

@@ -148,14 +148,18 @@ void LlcSlice::run() {
 // whenever it runs: fetch what run() reads first, the heads of its queues, and the tag set and MSHR bucket
 // of the request the access stage will take.
 void LlcSlice::prefetch(unsigned stage) const {
+  if (stage == 0) {  // reads nothing: the fields the later stages and run() read first
+    prefetch_object(fills_);
+    prefetch_object(input_);
+    prefetch_object(answers_);
+    prefetch_object(hit_pipe_);
+    prefetch_object(keys_);
+    prefetch_lines(&tags_, 64);
+    prefetch_lines(&mshr_, 64);
+    return;
+  }
   const bool fill = !fills_.empty();  // the access stage takes a fill first, else the input head
   switch (stage) {
-    case 0:
-      __builtin_prefetch(&fills_);
-      __builtin_prefetch(&input_);
-      __builtin_prefetch(&answers_);
-      __builtin_prefetch(&hit_pipe_);
-      break;
     case 1:
       if (fill)
         __builtin_prefetch(fills_.front_address());
