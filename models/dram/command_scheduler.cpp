@@ -120,6 +120,10 @@ void CommandScheduler::refresh(uint32_t b) {
     if (!any_hit)  // FR-FCFS never closes a row that queued requests still hit
       set(q.front(), open ? kPre : kAct, open ? timing_.bank_pre_ready(b) : timing_.bank_act_ready(b));
   }
+  commit(b, k, ks);
+}
+
+void CommandScheduler::commit(uint32_t b, const Candidates& k, const Slots& ks) {
   // Keep the minima exact: FR-FCFS through the trees; FCFS's oldest request may have changed, so its
   // minima wait for a pass.
   Candidates& old = cand_[b];
@@ -135,6 +139,16 @@ void CommandScheduler::refresh(uint32_t b) {
   }
   old = k;
   cand_slot_[b] = ks;
+}
+
+void CommandScheduler::retime(uint32_t b, Kind first, Kind last) {
+  Candidates k = cand_[b];
+  for (unsigned i = first; i <= last; ++i) {
+    if (k.seq[i] == kNoSeq) continue;
+    const uint64_t share = i == kAct ? timing_.bank_act_ready(b) : timing_.bank_col_ready(b);
+    k.ready[i] = std::max(share, k.ready[i]);
+  }
+  commit(b, k, cand_slot_[b]);
 }
 
 void CommandScheduler::reorder(const Candidates& old, const Candidates& now, const Slots& slots) {
@@ -244,7 +258,7 @@ IssueResult CommandScheduler::issue_column(int16_t s, uint64_t c) {
   // Without bank groups the bank's candidates otherwise stand: the request stays its oldest row hit, a
   // read or write changes no column readiness of its bank, and it keeps any PRE from being a candidate.
   // With groups, tCCDL moved the column readiness of every bank of the group.
-  if (timing_.groups()) refresh_group(b);
+  if (timing_.groups()) refresh_group(b, kRead, kWrite);
   return res;
 }
 
@@ -263,16 +277,20 @@ IssueResult CommandScheduler::issue_row(int16_t s, uint64_t c) {
   }
   res.req = r;
   if (res.cmd == DramCommand::Act && timing_.groups())
-    refresh_group(b);  // tRRDL moved the ACT readiness of the whole group
+    refresh_group(b, kAct, kAct);  // tRRDL moved the ACT readiness of the whole group
   else
     refresh(b);
   return res;
 }
 
-void CommandScheduler::refresh_group(uint32_t bank) {
+void CommandScheduler::refresh_group(uint32_t bank, Kind first, Kind last) {
   const uint32_t step = timing_.group_count();
-  for (uint32_t b = timing_.group_of(bank); b < bank_queue_.size(); b += step)
-    if (b == bank || active(b)) refresh(b);  // an empty bank has no candidates to move
+  for (uint32_t b = timing_.group_of(bank); b < bank_queue_.size(); b += step) {
+    if (b == bank)
+      refresh(b);
+    else if (active(b))  // an empty bank has no candidates to move
+      retime(b, first, last);
+  }
 }
 
 void CommandScheduler::prefetch(unsigned stage) const {

@@ -138,8 +138,15 @@ class CommandScheduler {
   // The oldest candidate of the given kinds ready at c (kNone if none).
   int16_t pick(Kind a, Kind b, uint64_t c, const uint64_t ch[kKinds]) const;
   void refresh(uint32_t bank);
-  // refresh() for the bank and every bank of its group that holds requests (bank groups in force).
-  void refresh_group(uint32_t bank);
+  // refresh() for the bank; for every other bank of its group that holds requests, retime() of the kinds
+  // whose group constraint the command moved (bank groups in force).
+  void refresh_group(uint32_t bank, Kind first, Kind last);
+  // A command to another bank of b's group raised the group's share of kinds [first, last] and changed
+  // nothing else of b: its candidates stay (they depend on its queue and open row only) and each one's
+  // ready cycle becomes max(new bank share, old ready cycle), which equals max(new bank share, arrival)
+  // because bank shares never decrease. Saves refresh()'s walk over b's queue (cold requests).
+  void retime(uint32_t b, Kind first, Kind last);
+  void commit(uint32_t b, const Candidates& k, const Slots& ks);  // refresh()'s bookkeeping
   IssueResult issue_column(int16_t slot, uint64_t c);
   IssueResult issue_row(int16_t slot, uint64_t c);
   void remove(int16_t slot);
