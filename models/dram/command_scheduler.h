@@ -7,10 +7,10 @@
 //    that queued requests still hit.
 // Requests to the same line keep their order when either is a write (read-after-write safety).
 // Candidates are cached per bank and refreshed only for the banks a change touches (the bank; with bank
-// groups, after a RD/WR or ACT, every bank of its group); per-kind minima over the banks make a cycle with
-// nothing ready O(1). FR-FCFS keeps them in tournament trees (O(log banks) a refresh) and picks from
-// arrival-ordered candidate lists; FCFS recomputes them over the banks with requests after a command.
-// Nothing allocates after construction.
+// groups, after a RD/WR or ACT, the other banks of its group are retimed); per-kind minima over the banks
+// make a cycle with nothing ready O(1). FR-FCFS keeps them in tournament trees (O(log banks) a refresh) and
+// picks from arrival-ordered candidate lists; FCFS recomputes them over the banks with requests after a
+// command. Nothing allocates after construction.
 #pragma once
 #include <tlm.h>
 

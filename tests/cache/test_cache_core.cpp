@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
 
 #include "models/cache/lru_policy.h"
 #include "models/cache/mshr_file.h"
@@ -190,6 +191,28 @@ TEST(L1CoreTagArray, ChooseVictimSkipsReservedAndPrefersInvalid) {
   EXPECT_TRUE(t.entry(0, 1).reserved);
   EXPECT_EQ(t.find(0x7000), 2);
   EXPECT_EQ(t.valid_lines(), 0u);
+}
+
+// find() compares the 16-bit line hints eight at a time: every way count (not only multiples of eight, the
+// last group reads past the set and must ignore it), every way of a full set, the last set of the array,
+// and no false hit for lines that are absent or invalidated.
+TEST(L1CoreTagArray, FindTellsEveryWayApartForAnyWayCount) {
+  for (uint32_t ways : {1u, 3u, 7u, 8u, 9u, 20u, 32u, 56u, 64u}) {
+    SCOPED_TRACE("ways " + std::to_string(ways));
+    Rng rng(1);
+    const uint32_t sets = 3;
+    TagArray t(sets, ways, 128, SetIndexer(SetIndexFn::Linear, sets, 128),
+               make_replacement("lru", sets, ways, rng));
+    auto line = [&](uint32_t set, uint32_t k) { return (uint64_t(k) * sets + set) * 128; };
+    for (uint32_t set = 0; set < sets; ++set)
+      for (uint32_t w = 0; w < ways; ++w) t.install(set, w, line(set, w), w % 2 == 1);
+    for (uint32_t set = 0; set < sets; ++set) {
+      for (uint32_t w = 0; w < ways; ++w) EXPECT_EQ(t.find(line(set, w) + 4), int(w));
+      for (uint32_t k = ways; k < ways + 2000; ++k) ASSERT_EQ(t.find(line(set, k)), -1) << k;
+    }
+    t.invalidate(sets - 1, ways - 1);
+    EXPECT_EQ(t.find(line(sets - 1, ways - 1)), -1);
+  }
 }
 
 // set_reserved pins and unpins a valid way (a sector fill pending on a hit line) without touching its valid
