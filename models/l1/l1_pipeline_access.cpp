@@ -81,8 +81,13 @@ bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
   unsigned char* be = PayloadPool::enable_bytes(w);
   const unsigned char* src_be = t.get_byte_enable_ptr();
   unsigned be_len = t.get_byte_enable_length();
-  for (unsigned i = 0; i < kLineBytes; ++i)
-    be[i] = src_be && be_len ? src_be[i % be_len] : ((mask >> (i / kChunkBytes)) & 1u ? TLM_BYTE_ENABLED : 0);
+  if (src_be && be_len >= kLineBytes) {
+    std::memcpy(be, src_be, kLineBytes);
+  } else if (src_be && be_len) {  // a short pattern repeats (TLM rule)
+    for (unsigned i = 0, k = 0; i < kLineBytes; ++i, k = k + 1 == be_len ? 0 : k + 1) be[i] = src_be[k];
+  } else {
+    for (unsigned i = 0; i < kLineBytes; ++i) be[i] = (mask >> (i / kChunkBytes)) & 1u ? TLM_BYTE_ENABLED : 0;
+  }
   req_of(w).owner_cookie = &t;
   queue_downstream(w, c + 1);
   ++st_.stores;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "models/common/byte_enables.h"
+
 namespace gms {
 
 SectoredL1::SectoredL1(sc_core::sc_module_name name, const L1Params& p, unsigned sm_id, const BlockEnv& env,
@@ -163,24 +165,25 @@ void SectoredL1::mark_stale(uint64_t line, Mask written, bool functional) {
 void SectoredL1::on_store_allocate(Payload& t, uint64_t line, uint8_t chunks) {
   const unsigned char* data = t.get_data_ptr();
   const unsigned char* be = t.get_byte_enable_ptr();
-  const unsigned be_len = t.get_byte_enable_length();
-  const auto written = [&](unsigned i) {
-    return ((chunks >> (i / kChunkBytes)) & 1u) && (!be || !be_len || be[i % be_len] == TLM_BYTE_ENABLED);
-  };
+  const unsigned be_len = be ? t.get_byte_enable_length() : 0;
+  // Bit i: line byte i is written (its chunk is stored and its enable set; no enables: every byte). A
+  // granule's bits never straddle the two words.
+  uint64_t written[2] = {~uint64_t(0), ~uint64_t(0)};
+  if (be_len) enabled_bits(be, be_len, kLineBytes, written);
+  for (unsigned c = 0; c < kChunksPerLine; ++c)
+    if (!(chunks >> c & 1u)) written[c / 2] &= ~(uint64_t(0xffffffff) << (32 * (c % 2)));
+  const uint64_t granule_bits = granule_ >= 64 ? ~uint64_t(0) : (uint64_t(1) << granule_) - 1;
   const Mask w = granules_of_chunks(chunks);
   const Mask here = Mask(cached(line) & w);
   Mask full = 0;
   for (unsigned g = 0; g < granules(); ++g) {
     if (!(w >> g & 1u)) continue;
-    bool all = true;
-    for (unsigned i = g * granule_; i < (g + 1) * granule_; ++i) {
-      if (!written(i)) {
-        all = false;
-      } else if (here >> g & 1u) {
-        patch(line, i, data[i]);
-      }
-    }
-    if (all) full = Mask(full | 1u << g);
+    const unsigned first = g * granule_;
+    const uint64_t bits = (written[first >> 6] >> (first & 63)) & granule_bits;
+    if (bits == granule_bits) full = Mask(full | 1u << g);
+    if (here >> g & 1u)
+      for (unsigned i = 0; i < granule_; ++i)
+        if (bits >> i & 1u) patch(line, first + i, data[first + i]);
   }
   MshrFile::Entry* e = mshr_.find(line);
   const Mask install = Mask(full & ~cached(line) & ~(e ? pending_of(*e) : 0));

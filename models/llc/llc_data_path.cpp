@@ -2,19 +2,18 @@
 
 #include <cstring>
 
+#include "models/common/byte_enables.h"
 #include "models/common/payload_pool.h"
 
 namespace gms {
 
 namespace {
 
-// Line bytes [offset, offset + len) whose byte enable (be[j % be_len] for payload byte j) is set, built
-// a 64-bit word at a time.
+// Line bytes [offset, offset + len) whose byte enable (be[j % be_len] for payload byte j) is set.
 ByteMask enabled_bytes(const unsigned char* be, unsigned be_len, unsigned offset, unsigned len) {
-  uint64_t w[2] = {0, 0};
-  for (unsigned j = 0, k = 0; j < len; ++j, k = k + 1 == be_len ? 0 : k + 1)
-    if (be[k] == TLM_BYTE_ENABLED) w[(offset + j) >> 6] |= uint64_t(1) << ((offset + j) & 63);
-  return ByteMask(w[1]) << 64 | w[0];
+  uint64_t w[2];
+  enabled_bits(be, be_len, len, w);
+  return (ByteMask(w[1]) << 64 | w[0]) << offset;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "models/common/address_map.h"
 #include "models/common/at_port.h"
+#include "models/common/byte_enables.h"
 #include "models/common/min_tree.h"
 #include "models/common/payload_pool.h"
 #include "models/common/rng.h"
@@ -65,6 +66,28 @@ TEST(AddressMap, BijectiveAndChannelConsistent) {
   std::set<std::pair<uint32_t, uint64_t>> seen2;
   for (uint64_t a = 0; a < (1 << 20); a += 128)
     EXPECT_TRUE(seen2.insert({h.channel_of(a), h.channel_addr(a)}).second);
+}
+
+// The vector path (an enable array at least as long as the data) and the repeating short pattern give the
+// per-byte definition for every length, including values that are neither 0 nor TLM_BYTE_ENABLED.
+TEST(ByteEnables, EnabledBitsMatchThePerByteDefinition) {
+  gms::Rng rng(7);
+  std::vector<unsigned char> be(160);
+  for (unsigned be_len : {1u, 2u, 3u, 7u, 16u, 31u, 64u, 100u, 127u, 128u, 129u, 160u})
+    for (unsigned len : {1u, 15u, 16u, 17u, 63u, 64u, 65u, 96u, 127u, 128u})
+      for (int round = 0; round < 4; ++round) {
+        for (auto& b : be) {
+          const uint64_t r = rng.next() % 4;
+          b = r == 0 ? 0 : r == 1 ? 0x7f : TLM_BYTE_ENABLED;
+        }
+        uint64_t got[2];
+        gms::enabled_bits(be.data(), be_len, len, got);
+        uint64_t want[2] = {0, 0};
+        for (unsigned j = 0; j < len; ++j)
+          if (be[j % be_len] == TLM_BYTE_ENABLED) want[j / 64] |= uint64_t(1) << (j % 64);
+        EXPECT_EQ(got[0], want[0]) << "be_len " << be_len << " len " << len;
+        EXPECT_EQ(got[1], want[1]) << "be_len " << be_len << " len " << len;
+      }
 }
 
 TEST(PayloadPool, ReusesPayloadsAndCarriesMemReq) {
