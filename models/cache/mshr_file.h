@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/prefetch.h"
+
 namespace gms {
 
 class MshrFile {
@@ -24,7 +26,7 @@ class MshrFile {
 
   Entry* find(uint64_t line);
   // Software prefetch of the index bucket find(line) reads first; changes nothing.
-  void prefetch(uint64_t line) const { __builtin_prefetch(&index_[home(line)]); }
+  void prefetch(uint64_t line) const { prefetch_hint(&index_[home(line)]); }
   bool full() const { return used_ == slots_.size(); }
   size_t size() const { return used_; }
   uint32_t capacity() const { return uint32_t(slots_.size()); }

@@ -8,6 +8,7 @@
 
 #include "models/cache/replacement.h"
 #include "models/cache/set_index.h"
+#include "models/common/prefetch.h"
 
 namespace gms {
 
@@ -53,9 +54,9 @@ class TagArray {
 
   // Software prefetch of what a lookup in `set` reads first (its hints and way masks); changes nothing.
   void prefetch_set(uint32_t set) const {
-    __builtin_prefetch(&masks_[set]);
-    __builtin_prefetch(&hints_[size_t(set) * ways_]);
-    __builtin_prefetch(&hints_[size_t(set) * ways_ + ways_ - 1]);
+    prefetch_hint(&masks_[set]);
+    prefetch_hint(&hints_[size_t(set) * ways_]);
+    prefetch_hint(&hints_[size_t(set) * ways_ + ways_ - 1]);
   }
   TagEntry& entry(uint32_t set, uint32_t way) { return tags_[size_t(set) * ways_ + way]; }
   // entry(set, way).valid and .reserved from the per-set masks, which choose_victim() has just read: a

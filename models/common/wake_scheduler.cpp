@@ -4,6 +4,8 @@
 #include <string>
 #include <utility>
 
+#include "models/common/prefetch.h"
+
 namespace gms {
 
 void Wakeup::bind(WakeScheduler* shared, Fn fn, void* obj) {
@@ -153,10 +155,14 @@ void WakeScheduler::fire_batch() {
     Wakeup* w = batch_[j];
     if (w->pre_) w->pre_(w->obj_, stage);
   };
+  if (n < kPrefetchMinBatch) {
+    for (size_t i = 0; i < n; ++i) batch_[i]->fire();
+    return;
+  }
   for (unsigned s = 0; s < kPrefetchStages; ++s)  // the first blocks get what lead they can
     for (size_t j = 0; j < kPrefetchAhead[s] && j < n; ++j) pre(j, s);
   for (size_t i = 0; i < n; ++i) {
-    if (i + kWakeupAhead < n) __builtin_prefetch(batch_[i + kWakeupAhead]);
+    if (i + kWakeupAhead < n) prefetch_hint(batch_[i + kWakeupAhead]);
     for (unsigned s = 0; s < kPrefetchStages; ++s)
       if (i + kPrefetchAhead[s] < n) pre(i + kPrefetchAhead[s], s);
     batch_[i]->fire();

@@ -106,6 +106,10 @@ class WakeScheduler : public sc_core::sc_module {
   // run takes a few hundred ns), near enough that they are still cached.
   static constexpr unsigned kPrefetchStages = 4;
   static constexpr size_t kPrefetchAhead[kPrefetchStages] = {16, 12, 8, 4};
+  // A shorter batch runs no hooks: it gives no stage its full lead, and few blocks running means their
+  // state stays in host caches, where the hooks are pure cost (the fermi preset on the vecadd sample runs
+  // 99.9 % of its wake-ups in batches under 16, the H100 preset 98.5 % in batches of 16 or more).
+  static constexpr size_t kPrefetchMinBatch = kPrefetchAhead[0];
 
  private:
   // The blocks due at one instant, in notification order. A system has a handful of distinct instants

@@ -295,20 +295,20 @@ void CommandScheduler::refresh_group(uint32_t bank, Kind first, Kind last) {
 
 void CommandScheduler::prefetch(unsigned stage) const {
   if (stage == 0) {
-    __builtin_prefetch(&count_);
+    prefetch_hint(&count_);
     prefetch_object(ordered_);
-    __builtin_prefetch(&slots_);
+    prefetch_hint(&slots_);
     return;
   }
   if (!count_) return;
   for (const auto& list : ordered_) {  // the oldest candidate: pick() and the issue read it
     if (list.empty()) continue;
     if (stage == 1) {
-      __builtin_prefetch(list.data());
+      prefetch_hint(list.data());
     } else {
       const DramRequest& r = slots_[size_t(slot_of(list.front()))].r;
       if (stage == 2)
-        __builtin_prefetch(&r);
+        prefetch_hint(&r);
       else
         timing_.prefetch_bank(r.bank);
     }

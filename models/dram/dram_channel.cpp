@@ -195,14 +195,14 @@ void DramChannel::prefetch(unsigned stage) const {
   switch (stage) {
     case 0:
       prefetch_object(in_flight_);
-      __builtin_prefetch(&pending_responses_);
+      prefetch_hint(&pending_responses_);
       timing_.prefetch_channel();
       break;
     case 1:
-      if (!in_flight_.empty()) __builtin_prefetch(in_flight_.front_address());
+      if (!in_flight_.empty()) prefetch_hint(in_flight_.front_address());
       break;
     case 2:
-      if (!in_flight_.empty()) __builtin_prefetch(in_flight_.front().req.t);
+      if (!in_flight_.empty()) prefetch_hint(in_flight_.front().req.t);
       break;
     default:
       break;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "models/common/prefetch.h"
 #include "models/dram/dram_params.h"
 
 namespace gms {
@@ -58,11 +59,11 @@ class DramTiming {
   uint64_t data_busy_cycles() const { return data_busy_; }
 
   // Software prefetch of bank b's state (for Wakeup prefetch hooks); changes nothing.
-  void prefetch_bank(uint32_t b) const { __builtin_prefetch(&banks_[b]); }
+  void prefetch_bank(uint32_t b) const { prefetch_hint(&banks_[b]); }
   // The channel-wide fields every command reads.
   void prefetch_channel() const {
-    __builtin_prefetch(&cmd_ok_);
-    __builtin_prefetch(&banks_);
+    prefetch_hint(&cmd_ok_);
+    prefetch_hint(&banks_);
   }
 
  private:

@@ -50,14 +50,14 @@ void L1Pipeline::prefetch(unsigned stage) const {
       prefetch_lines(&mshr_, 64);
       break;
     case 1:
-      if (!arrivals_.empty()) __builtin_prefetch(arrivals_.front_address());
-      if (!miss_q_.empty()) __builtin_prefetch(miss_q_.front_address());
-      if (!resp_q_.empty()) __builtin_prefetch(resp_q_.front_address());
+      if (!arrivals_.empty()) prefetch_hint(arrivals_.front_address());
+      if (!miss_q_.empty()) prefetch_hint(miss_q_.front_address());
+      if (!resp_q_.empty()) prefetch_hint(resp_q_.front_address());
       break;
     case 2:
-      if (!arrivals_.empty()) __builtin_prefetch(arrivals_.front().t);
-      if (!miss_q_.empty()) __builtin_prefetch(miss_q_.front().t);
-      if (!resp_q_.empty()) __builtin_prefetch(resp_q_.front().t);
+      if (!arrivals_.empty()) prefetch_hint(arrivals_.front().t);
+      if (!miss_q_.empty()) prefetch_hint(miss_q_.front().t);
+      if (!resp_q_.empty()) prefetch_hint(resp_q_.front().t);
       break;
     default:
       if (!arrivals_.empty()) mshr_.prefetch(line_of(arrivals_.front().t->get_address()));

@@ -162,19 +162,19 @@ void LlcSlice::prefetch(unsigned stage) const {
   switch (stage) {
     case 1:
       if (fill)
-        __builtin_prefetch(fills_.front_address());
+        prefetch_hint(fills_.front_address());
       else if (!input_.empty())
-        __builtin_prefetch(input_.front_address());
-      if (!answers_.empty()) __builtin_prefetch(answers_.front_address());
-      if (!hit_pipe_.empty()) __builtin_prefetch(hit_pipe_.front_address());
+        prefetch_hint(input_.front_address());
+      if (!answers_.empty()) prefetch_hint(answers_.front_address());
+      if (!hit_pipe_.empty()) prefetch_hint(hit_pipe_.front_address());
       break;
     case 2:
       if (fill)
-        __builtin_prefetch(fills_.front());
+        prefetch_hint(fills_.front());
       else if (!input_.empty())
-        __builtin_prefetch(input_.front().t);
-      if (!answers_.empty()) __builtin_prefetch(answers_.front().t);
-      if (!hit_pipe_.empty()) __builtin_prefetch(hit_pipe_.front().t);
+        prefetch_hint(input_.front().t);
+      if (!answers_.empty()) prefetch_hint(answers_.front().t);
+      if (!hit_pipe_.empty()) prefetch_hint(hit_pipe_.front().t);
       break;
     default: {
       const Payload* t = fill ? fills_.front() : !input_.empty() ? input_.front().t : nullptr;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/common/prefetch.h"
+
 namespace gms {
 
 CrossbarNetwork::CrossbarNetwork(const std::string& name, StatGroup& parent, const NocParams& p,
@@ -179,6 +181,11 @@ void CrossbarNetwork::deliver_due(uint64_t c) {
   // walk also recomputes deliver_min_ (an unblock() from inside a deliver hook lowers it as usual).
   if (deliver_min_ > c) return;
   deliver_min_ = kNever;
+  // First start loading every due payload's header (deliver() reads its memory-manager line, cold with
+  // thousands of packets in flight): the misses then overlap instead of coming one per delivery.
+  piped_.for_each([this, c](unsigned o) {
+    if (out_[o].deliver_at <= c) prefetch_object(*out_[o].pipe.front().t);
+  });
   piped_.for_each([this, c](unsigned o) {
     if (out_[o].deliver_at <= c) deliver(o, c);
     if (piped_.test(o)) deliver_min_ = std::min(deliver_min_, out_[o].deliver_at);

@@ -273,3 +273,32 @@ TEST(WakeScheduler, PrefetchHooksRunInStageOrderShortlyBeforeTheirBlock) {
           << n << " stage " << s;
   }
 }
+
+// A batch shorter than kPrefetchMinBatch runs its blocks without their hooks (few blocks: their state is
+// warm, and no stage would get its lead); one of exactly that length runs every stage of every block.
+TEST(WakeScheduler, ShortBatchesRunNoPrefetchHooks) {
+  WakeScheduler sched("wake");
+  std::vector<std::string> log;
+  g_prefetch_log = &log;
+  const size_t n_short = WakeScheduler::kPrefetchMinBatch - 1, n_full = WakeScheduler::kPrefetchMinBatch;
+  std::vector<std::unique_ptr<Hooked>> hooked;
+  for (size_t i = 0; i < n_short + n_full; ++i)
+    hooked.push_back(std::make_unique<Hooked>("b" + std::to_string(i), &log, &sched));
+  Driver d("d");
+  d.body = [&] {
+    for (size_t i = 0; i < n_short; ++i) hooked[i]->client.wake.notify(sc_time(5, SC_NS));
+    for (size_t i = n_short; i < n_short + n_full; ++i) hooked[i]->client.wake.notify(sc_time(9, SC_NS));
+  };
+  sc_core::sc_start();
+  const auto count = [&](const std::string& prefix) {
+    return size_t(
+        std::count_if(log.begin(), log.end(), [&](const std::string& s) { return s.rfind(prefix, 0) == 0; }));
+  };
+  size_t runs = 0;
+  for (size_t i = 0; i < n_short + n_full; ++i) {
+    const std::string n = "b" + std::to_string(i);
+    runs += count(n + "@");
+    EXPECT_EQ(count("pre:" + n + ":"), i < n_short ? 0u : size_t(WakeScheduler::kPrefetchStages)) << n;
+  }
+  EXPECT_EQ(runs, n_short + n_full);
+}
