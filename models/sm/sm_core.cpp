@@ -123,6 +123,7 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
     w.active = true;
     w.cta_slot = cs;
     w.uid = uint64_t(cta->cta_id) * wpc + i;
+    w.cta_id = cta->cta_id;
     w.age = next_age_++;
     issue_.set_age(ws, w.age);
     w.stream = cta->warps[i].get();

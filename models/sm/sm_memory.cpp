@@ -226,7 +226,7 @@ void SmCore::send_head(uint64_t cycle) {
   MemReq& r = req_of(t);
   r.sm = sm_id_;
   r.warp = rec.warp_slot;
-  r.cta = ctas_[w.cta_slot].work->cta_id;
+  r.cta = w.cta_id;
   r.pc = rec.pc;
   r.inst = rec.order + 1;
   r.kind = rec.kind;
