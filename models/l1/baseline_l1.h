@@ -25,6 +25,7 @@ class BaselineL1 : public L1Pipeline {
   bool functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) override;
   void functional_install(uint64_t line, const unsigned char* data) override;
   void functional_write(uint64_t addr, unsigned char byte) override;
+  void prefetch_lookup(uint64_t line) const override { tags_.prefetch_set(tags_.set_of(line)); }
 
   // A load that lacks a resource: a miss without an MSHR entry, a miss-queue slot or a free way, or a
   // hit-pending load whose line's entry is at its merge limit or whose fill a store cancelled. The

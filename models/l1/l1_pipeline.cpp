@@ -40,7 +40,7 @@ L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned
 L1Pipeline::~L1Pipeline() = default;
 
 // With 132 L1s (H100 preset) an L1's queues and the requests in them are cold in host caches whenever it
-// runs: fetch the queue heads process() looks at, their payloads, and the MSHR bucket of a fill.
+// runs: fetch the queue heads process() looks at, their payloads, and a fill's MSHR bucket and tag set.
 void L1Pipeline::prefetch(unsigned stage) const {
   switch (stage) {
     case 0:
@@ -60,7 +60,11 @@ void L1Pipeline::prefetch(unsigned stage) const {
       if (!resp_q_.empty()) prefetch_hint(resp_q_.front().t);
       break;
     default:
-      if (!arrivals_.empty()) mshr_.prefetch(line_of(arrivals_.front().t->get_address()));
+      if (!arrivals_.empty()) {
+        const uint64_t line = line_of(arrivals_.front().t->get_address());
+        mshr_.prefetch(line);
+        prefetch_lookup(line);
+      }
       break;
   }
 }

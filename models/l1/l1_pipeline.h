@@ -54,6 +54,9 @@ class L1Pipeline : public L1Cache {
   virtual bool functional_read(uint64_t line, uint8_t chunks, unsigned char* dst) = 0;
   virtual void functional_install(uint64_t line, const unsigned char* data) = 0;
   virtual void functional_write(uint64_t addr, unsigned char byte) = 0;
+  // The prefetch hook's last stage for a fill of `line` on its way in: start loading what the design's
+  // lookup of the line reads first (its tag set). A hint, changes nothing; designs without one skip it.
+  virtual void prefetch_lookup(uint64_t line) const { (void)line; }
 
   // ---- What the pipeline offers a design -------------------------------------------------------------
   void queue_response(Payload& t, uint64_t cycle) { resp_q_.push_back({&t, cycle}); }

@@ -27,6 +27,7 @@ class SectorL1 : public SectoredL1 {
   unsigned invalidate(uint64_t line, Mask m) override;
   void patch(uint64_t line, unsigned offset, unsigned char byte) override;
   uint32_t invalidate_storage() override;
+  void prefetch_lookup(uint64_t line) const override { tags_.prefetch_set(tags_.set_of(line)); }
 
  private:
   // A line is valid once allocated; `reserved` pins it while sectors are pending (pending_ per way).

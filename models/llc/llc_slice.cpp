@@ -181,7 +181,7 @@ void LlcSlice::prefetch(unsigned stage) const {
       if (!t) break;
       const uint64_t key = keys_.key(line_of(t->get_address()));
       mshr_.prefetch(key);
-      if (!fill) tags_.prefetch_set(tags_.set_of(key));
+      tags_.prefetch_set(tags_.set_of(key));  // a fill writes the set's masks and entries too
       break;
     }
   }
