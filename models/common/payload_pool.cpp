@@ -3,6 +3,8 @@
 #include <cstring>
 #include <typeinfo>
 
+#include "models/common/prefetch.h"
+
 namespace gms {
 
 // A pooled payload is a Slot, so free() finds its buffers with a checked downcast. The MemReq lives in
@@ -57,6 +59,11 @@ const MemReq* PayloadPool::pooled_req(const tlm::tlm_generic_payload& t) {
   // Slot is final and its type_info unique in the program: a read of t's vtable pointer and a compare.
   if (typeid(t) != typeid(Slot)) return nullptr;
   return &static_cast<const Slot&>(t).req;
+}
+
+void PayloadPool::prefetch_header(const tlm::tlm_generic_payload* t) {
+  // The MemReq follows the payload's fields in a Slot (whose layout is private to this file).
+  prefetch_lines(t, sizeof(tlm::tlm_generic_payload) + sizeof(MemReq));
 }
 
 unsigned char* PayloadPool::enable_bytes(tlm::tlm_generic_payload& t) {

@@ -27,6 +27,10 @@ class PayloadPool final : public tlm::tlm_mm_interface {
   // Enables the byte-enable buffer (128 bytes, all zero) on t and returns it.
   static unsigned char* enable_bytes(tlm::tlm_generic_payload& t);
 
+  // Software prefetch of t's header: the payload's fields and, beside them in a pooled payload, its
+  // MemReq (what each hop reads first). A hint for prefetch hooks; t need not come from a pool.
+  static void prefetch_header(const tlm::tlm_generic_payload* t);
+
   // t's MemReq when t came from a PayloadPool, found without the extension table (one pointer chase
   // less per hop on cold payloads); nullptr for any other payload.
   static const MemReq* pooled_req(const tlm::tlm_generic_payload& t);

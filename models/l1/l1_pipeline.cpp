@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "models/common/payload_pool.h"
 #include "models/common/prefetch.h"
 
 namespace gms {
@@ -55,9 +56,9 @@ void L1Pipeline::prefetch(unsigned stage) const {
       if (!resp_q_.empty()) prefetch_hint(resp_q_.front_address());
       break;
     case 2:
-      if (!arrivals_.empty()) prefetch_hint(arrivals_.front().t);
-      if (!miss_q_.empty()) prefetch_hint(miss_q_.front().t);
-      if (!resp_q_.empty()) prefetch_hint(resp_q_.front().t);
+      if (!arrivals_.empty()) PayloadPool::prefetch_header(arrivals_.front().t);
+      if (!miss_q_.empty()) PayloadPool::prefetch_header(miss_q_.front().t);
+      if (!resp_q_.empty()) PayloadPool::prefetch_header(resp_q_.front().t);
       break;
     default:
       if (!arrivals_.empty()) {

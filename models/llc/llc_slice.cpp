@@ -8,6 +8,7 @@
 #include "models/cache/nru_policy.h"
 #include "models/cache/replacement.h"
 #include "models/cache/srrip_policy.h"
+#include "models/common/payload_pool.h"
 #include "models/common/prefetch.h"
 
 namespace gms {
@@ -170,9 +171,9 @@ void LlcSlice::prefetch(unsigned stage) const {
       break;
     case 2:
       if (fill)
-        prefetch_hint(fills_.front());
+        PayloadPool::prefetch_header(fills_.front());
       else if (!input_.empty())
-        prefetch_hint(input_.front().t);
+        PayloadPool::prefetch_header(input_.front().t);
       if (!answers_.empty()) prefetch_hint(answers_.front().t);
       if (!hit_pipe_.empty()) prefetch_hint(hit_pipe_.front().t);
       break;

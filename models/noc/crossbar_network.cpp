@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/common/payload_pool.h"
 #include "models/common/prefetch.h"
 
 namespace gms {
@@ -181,10 +182,11 @@ void CrossbarNetwork::deliver_due(uint64_t c) {
   // walk also recomputes deliver_min_ (an unblock() from inside a deliver hook lowers it as usual).
   if (deliver_min_ > c) return;
   deliver_min_ = kNever;
-  // First start loading every due payload's header (deliver() reads its memory-manager line, cold with
-  // thousands of packets in flight): the misses then overlap instead of coming one per delivery.
+  // First start loading every due payload's header (deliver() reads its memory-manager line, the target
+  // its MemReq; cold with thousands of packets in flight): the misses overlap instead of coming one per
+  // delivery.
   piped_.for_each([this, c](unsigned o) {
-    if (out_[o].deliver_at <= c) prefetch_object(*out_[o].pipe.front().t);
+    if (out_[o].deliver_at <= c) PayloadPool::prefetch_header(out_[o].pipe.front().t);
   });
   piped_.for_each([this, c](unsigned o) {
     if (out_[o].deliver_at <= c) deliver(o, c);
