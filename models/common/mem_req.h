@@ -21,8 +21,8 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   uint32_t sm = 0;
   uint32_t warp = 0;  // warp slot on the SM
   uint32_t cta = 0;   // global CTA id within the kernel
-  uint64_t pc = 0;
   MemKind kind = MemKind::Load;
+  uint64_t pc = 0;
   uint64_t line_addr = 0;  // 128 B aligned
   uint8_t chunk_mask = 0;  // which 32 B chunks of the line are requested / carried
   // Finer than chunks (TSC with 8 or 16 B chunks): which 8 B words of the line a read asks for; 0 = all
@@ -46,6 +46,11 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   uint16_t wait_mask = 0;
   // Free-form link for blocks that fan one request into another (L1 MSHR fill -> waiting requests).
   void* owner_cookie = nullptr;
+  // The originator's own records of this request (the SM: its line slot, instruction record and warp),
+  // for the block that answers it to prefetch before the response runs into them. Hints, never read
+  // through; null where the originator gives none.
+  static constexpr int kOriginHints = 3;
+  const void* origin_state[kOriginHints] = {};
 
   void push_route(uint16_t port) { route[hops++] = port; }
   uint16_t pop_route() { return route[--hops]; }

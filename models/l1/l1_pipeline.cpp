@@ -41,7 +41,8 @@ L1Pipeline::L1Pipeline(sc_core::sc_module_name name, const L1Params& p, unsigned
 L1Pipeline::~L1Pipeline() = default;
 
 // With 132 L1s (H100 preset) an L1's queues and the requests in them are cold in host caches whenever it
-// runs: fetch the queue heads process() looks at, their payloads, and a fill's MSHR bucket and tag set.
+// runs: fetch the queue heads process() looks at, their payloads, a fill's MSHR bucket and tag set, and
+// the requester's records a response will update.
 void L1Pipeline::prefetch(unsigned stage) const {
   switch (stage) {
     case 0:
@@ -61,6 +62,13 @@ void L1Pipeline::prefetch(unsigned stage) const {
       if (!resp_q_.empty()) PayloadPool::prefetch_header(resp_q_.front().t);
       break;
     default:
+      // The records the answered requester will update (the SM's line slot, ...): a fill carries its first
+      // requester's, whom it answers in the same run.
+      for (const Payload* t :
+           {arrivals_.empty() ? nullptr : arrivals_.front().t, resp_q_.empty() ? nullptr : resp_q_.front().t})
+        if (const MemReq* r = t ? PayloadPool::pooled_req(*t) : nullptr)
+          for (const void* p : r->origin_state)
+            if (p) prefetch_hint(p);
       if (!arrivals_.empty()) {
         const uint64_t line = line_of(arrivals_.front().t->get_address());
         mshr_.prefetch(line);

@@ -2,6 +2,7 @@
 // replies, store acknowledgements).
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 #include "models/common/payload_pool.h"
@@ -119,6 +120,9 @@ Payload& L1Pipeline::new_downstream(const MemReq* from, tlm::tlm_command cmd, ui
     r.cta = from->cta;
     r.pc = from->pc;
     r.src_cluster = from->src_cluster;
+    // A fill answers its first requester in the same L1 run: the prefetch hook reaches the requester's
+    // records through the fill.
+    std::copy(std::begin(from->origin_state), std::end(from->origin_state), std::begin(r.origin_state));
   } else {
     r.sm = sm_id_;
   }

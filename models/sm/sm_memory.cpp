@@ -234,6 +234,9 @@ void SmCore::send_head(uint64_t cycle) {
   r.chunk_mask = l.chunk_mask;
   r.word_mask = words_of_bytes(l.byte_mask);
   r.id = (request_seq_++ << kSlotBits) | ls;
+  r.origin_state[0] = &slot;  // what on_response reads first, for the L1 to prefetch
+  r.origin_state[1] = &rec;
+  r.origin_state[2] = &w;
   r.issue_ps = Clock::now_ps();
   --w.unsent;
   ++w.in_flight;
