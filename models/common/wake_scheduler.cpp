@@ -159,8 +159,9 @@ void WakeScheduler::fire_batch() {
     for (size_t i = 0; i < n; ++i) batch_[i]->fire();
     return;
   }
+  static_assert(kPrefetchMinBatch >= kPrefetchAhead[0], "a hooked batch holds every stage's first blocks");
   for (unsigned s = 0; s < kPrefetchStages; ++s)  // the first blocks get what lead they can
-    for (size_t j = 0; j < kPrefetchAhead[s] && j < n; ++j) pre(j, s);
+    for (size_t j = 0; j < kPrefetchAhead[s]; ++j) pre(j, s);
   for (size_t i = 0; i < n; ++i) {
     if (i + kWakeupAhead < n) prefetch_hint(batch_[i + kWakeupAhead]);
     for (unsigned s = 0; s < kPrefetchStages; ++s)

@@ -38,7 +38,8 @@ class Wakeup {
   // issue software prefetches for what its run will read, one pointer hop per stage: stage 0 the block's
   // own hot fields, stage 1 what they point to (queue storage), stage 2 the head requests, stage 3 their
   // state (tag set, MSHR bucket). Each stage reads only what the stage before fetched. It must change
-  // nothing: a prefetch is only a hint, and the block may not even run with the state it saw.
+  // nothing: a prefetch is only a hint, and the block may not even run with the state it saw. Batches
+  // shorter than WakeScheduler::kPrefetchMinBatch call no hooks. Prefetch with prefetch_hint().
   using PrefetchFn = void (*)(void*, unsigned stage);
   Wakeup() = default;
   ~Wakeup();
