@@ -163,18 +163,17 @@ void GoldenMemory::record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uin
 
 GoldenMemory::WarpOrder* GoldenMemory::order_of(uint64_t warp_uid) {
   if (warp_uid != cached_uid_) {
-    auto it = in_flight_.find(warp_uid);
+    const uint32_t slot = in_flight_.find(warp_uid);
     cached_uid_ = warp_uid;
-    cached_order_ = it == in_flight_.end() ? nullptr : &orders_[it->second];
+    cached_order_ = slot == U64SlotMap::kNone ? nullptr : &orders_[slot];
   }
   return cached_order_;
 }
 
 void GoldenMemory::on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first, uint64_t last) {
-  auto it = in_flight_.find(warp_uid);
-  if (it == in_flight_.end()) {
+  uint32_t slot = in_flight_.find(warp_uid);
+  if (slot == U64SlotMap::kNone) {
     cached_uid_ = UINT64_MAX;  // orders_ may move, and the warp had no order
-    uint32_t slot;
     if (free_orders_.empty()) {
       slot = uint32_t(orders_.size());
       orders_.emplace_back();
@@ -182,28 +181,20 @@ void GoldenMemory::on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first
       slot = free_orders_.back();
       free_orders_.pop_back();
     }
-    if (spare_nodes_.empty()) {
-      it = in_flight_.emplace(warp_uid, slot).first;
-    } else {
-      InFlight::node_type node = std::move(spare_nodes_.back());
-      spare_nodes_.pop_back();
-      node.key() = warp_uid;
-      node.mapped() = slot;
-      it = in_flight_.insert(std::move(node)).position;
-    }
+    in_flight_.insert(warp_uid, slot);
   }
-  WarpOrder& wo = orders_[it->second];
+  WarpOrder& wo = orders_[slot];
   wo.loads.push_back({seq, first, last});
   wo.first = std::min(wo.first, first);
   wo.last = std::max(wo.last, last);
 }
 
 void GoldenMemory::on_load_done(uint64_t warp_uid, uint64_t seq) {
-  auto it = in_flight_.find(warp_uid);
-  WarpOrder* wo = it == in_flight_.end() ? nullptr : &orders_[it->second];
+  const uint32_t slot = in_flight_.find(warp_uid);
+  WarpOrder* wo = slot == U64SlotMap::kNone ? nullptr : &orders_[slot];
   auto l = wo ? std::find_if(wo->loads.begin(), wo->loads.end(),
                              [&](const InFlightLoad& x) { return x.seq == seq; })
-              : std::vector<InFlightLoad>::iterator();
+              : decltype(wo->loads)::iterator();
   if (!wo || l == wo->loads.end())
     throw std::logic_error("golden memory: load " + std::to_string(seq) + " of warp " +
                            std::to_string(warp_uid) + " ended but was not issued");
@@ -214,8 +205,8 @@ void GoldenMemory::on_load_done(uint64_t warp_uid, uint64_t seq) {
     wo->undo_head = 0;
     wo->first = UINT64_MAX;
     wo->last = 0;
-    free_orders_.push_back(it->second);
-    spare_nodes_.push_back(in_flight_.extract(it));
+    free_orders_.push_back(slot);
+    in_flight_.erase(warp_uid);
     cached_uid_ = UINT64_MAX;
     return;
   }
@@ -240,7 +231,8 @@ void GoldenMemory::on_load_done(uint64_t warp_uid, uint64_t seq) {
 
 size_t GoldenMemory::undo_entries() const {
   size_t n = 0;
-  for (const auto& [uid, slot] : in_flight_) n += orders_[slot].undo.size() - orders_[slot].undo_head;
+  in_flight_.for_each(
+      [&](uint64_t, uint32_t slot) { n += orders_[slot].undo.size() - orders_[slot].undo_head; });
   return n;
 }
 
@@ -410,10 +402,10 @@ void GoldenMemory::on_kernel_end() {
   overwritten_.clear();
   last_ = PageView();
   // No load is in flight at a kernel end; drop the bookkeeping anyway.
-  for (const auto& [uid, slot] : in_flight_) {
+  in_flight_.for_each([&](uint64_t, uint32_t slot) {
     orders_[slot] = WarpOrder();
     free_orders_.push_back(slot);
-  }
+  });
   in_flight_.clear();
   cached_uid_ = UINT64_MAX;
   ++undo_version_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 #include "models/common/address_map.h"
@@ -11,6 +12,7 @@
 #include "models/common/payload_pool.h"
 #include "models/common/rng.h"
 #include "models/common/text_excerpt.h"
+#include "models/common/u64_slot_map.h"
 
 TEST(Rng, ReproducibleAndPerBlock) {
   gms::Rng a(7, "l1_0"), b(7, "l1_0"), c(7, "l1_1");
@@ -88,6 +90,43 @@ TEST(ByteEnables, EnabledBitsMatchThePerByteDefinition) {
         EXPECT_EQ(got[0], want[0]) << "be_len " << be_len << " len " << len;
         EXPECT_EQ(got[1], want[1]) << "be_len " << be_len << " len " << len;
       }
+}
+
+// Random inserts and erases (clustered keys, so probe chains wrap and backward shifts happen) against
+// std::unordered_map: every lookup agrees, including after the table grows.
+TEST(U64SlotMap, AgreesWithUnorderedMapUnderInsertAndErase) {
+  gms::U64SlotMap m;
+  std::unordered_map<uint64_t, uint32_t> ref;
+  gms::Rng rng(3, "u64_slot_map");
+  for (uint32_t step = 0; step < 200000; ++step) {
+    const uint64_t key = rng.next() % 3000 + (step % 7 == 0 ? (uint64_t(1) << 40) : 0);
+    const auto it = ref.find(key);
+    if (it == ref.end()) {
+      if (rng.next() % 3 != 0) {  // grow to a few thousand entries, then hover
+        m.insert(key, step);
+        ref.emplace(key, step);
+      }
+    } else {
+      ASSERT_EQ(m.find(key), it->second);
+      ASSERT_TRUE(m.erase(key));
+      ref.erase(it);
+    }
+    ASSERT_EQ(m.size(), ref.size());
+    const uint64_t probe = rng.next() % 3000;
+    const auto r = ref.find(probe);
+    ASSERT_EQ(m.find(probe), r == ref.end() ? gms::U64SlotMap::kNone : r->second);
+  }
+  size_t seen = 0;
+  m.for_each([&](uint64_t k, uint32_t v) {
+    ++seen;
+    EXPECT_EQ(ref.at(k), v);
+  });
+  EXPECT_EQ(seen, ref.size());
+  EXPECT_FALSE(m.erase(gms::U64SlotMap::kEmptyKey - 1));
+  EXPECT_THROW(m.insert(gms::U64SlotMap::kEmptyKey, 0), std::logic_error);
+  m.clear();
+  EXPECT_TRUE(m.empty());
+  EXPECT_EQ(m.find(ref.begin()->first), gms::U64SlotMap::kNone);
 }
 
 TEST(PayloadPool, ReusesPayloadsAndCarriesMemReq) {
