@@ -1,17 +1,19 @@
 #include "models/cache/mshr_file.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gms {
 
-MshrFile::MshrFile(uint32_t entries, uint32_t max_merge) : max_merge_(max_merge), slots_(entries) {
+MshrFile::MshrFile(uint32_t entries, uint32_t max_merge)
+    : max_merge_(max_merge), reserved_(std::min(max_merge, kReservedWaiters)), slots_(entries) {
   if (entries == 0) throw std::invalid_argument("mshr: at least one entry");
   if (max_merge == 0) throw std::invalid_argument("mshr: max_merge must be at least 1");
   if (entries > 0xfffe) throw std::invalid_argument("mshr: at most 65534 entries");
   free_.reserve(entries);
   for (uint32_t i = entries; i-- > 0;) {
     free_.push_back(i);  // lowest index handed out first
-    slots_[i].waiters.reserve(max_merge);
+    slots_[i].waiters.reserve(reserved_);
   }
   spare_lists_.reserve(entries);
   size_t n = 8;
@@ -70,7 +72,7 @@ MshrFile::Entry& MshrFile::allocate(uint64_t line) {
   e.no_fill = false;
   e.cookie = 0;
   e.waiters.clear();
-  if (e.waiters.capacity() < max_merge_ && !spare_lists_.empty()) {
+  if (e.waiters.capacity() < reserved_ && !spare_lists_.empty()) {
     e.waiters.swap(spare_lists_.back());
     spare_lists_.pop_back();
   }
@@ -90,7 +92,7 @@ std::vector<tlm::tlm_generic_payload*> MshrFile::release(uint64_t line) {
 
 void MshrFile::recycle(std::vector<tlm::tlm_generic_payload*>&& list) {
   list.clear();
-  if (list.capacity() >= max_merge_ && spare_lists_.size() < slots_.size())
+  if (list.capacity() >= reserved_ && spare_lists_.size() < slots_.size())
     spare_lists_.push_back(std::move(list));
 }
 

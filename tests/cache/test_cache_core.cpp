@@ -397,6 +397,29 @@ TEST(L1CoreMshrFile, MergeLimitFullAndRelease) {
   EXPECT_THROW(m.allocate(0x300), std::logic_error);  // already has an entry
 }
 
+// Waiter lists start small (min(max_merge, 8)) and a list that grew for a long merge keeps its room
+// through release and recycle, so a steady state still allocates nothing.
+TEST(L1CoreMshrFile, WaiterListsStartSmallAndKeepWhatTheyGrew) {
+  MshrFile small(4, 3);
+  EXPECT_EQ(small.allocate(0x80).waiters.capacity(), 3u);
+  MshrFile m(2, 64);
+  MshrFile::Entry& a = m.allocate(0x100);
+  EXPECT_EQ(a.waiters.capacity(), 8u);
+  std::vector<tlm::tlm_generic_payload> p(40);
+  for (auto& t : p) {
+    ASSERT_TRUE(m.can_merge(a));
+    a.waiters.push_back(&t);
+  }
+  auto w = m.release(0x100);
+  ASSERT_EQ(w.size(), 40u);
+  const auto* storage = w.data();
+  m.recycle(std::move(w));
+  MshrFile::Entry& b = m.allocate(0x200);  // takes the spare list, not the slot's emptied one
+  EXPECT_TRUE(b.waiters.empty());
+  EXPECT_GE(b.waiters.capacity(), 40u);
+  EXPECT_EQ(b.waiters.data(), storage);
+}
+
 // The line index under churn, at the largest configurable size (4096 entries, a half-full table at
 // capacity): random allocate/release against a reference set; every held line is found at its entry, no
 // released line is, and lines one sector apart (the same bucket hash neighbourhood) stay distinct. The
