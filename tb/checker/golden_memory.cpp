@@ -106,9 +106,17 @@ uint8_t GoldenMemory::image_byte(uint64_t addr) const {
   return it == image_.end() ? initial_byte(addr) : it->second->bytes[addr % kPageBytes];
 }
 
+GoldenMemory::Writer GoldenMemory::writer_id(uint64_t warp_uid) {
+  if (warp_uid >= uint64_t(UINT32_MAX))
+    throw std::runtime_error("golden memory: warp uid " + std::to_string(warp_uid) +
+                             " is beyond the checker's 32-bit writer ids (a kernel of more than " +
+                             std::to_string(UINT32_MAX - 1) + " warps); run with --no-check");
+  return Writer(warp_uid + 1);
+}
+
 void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
                             unsigned bytes) {
-  const uint64_t writer = warp_uid + 1;
+  const Writer writer = writer_id(warp_uid);
   WarpOrder* wo = in_flight_.empty() ? nullptr : order_of(warp_uid);
   for (unsigned done = 0; done < bytes;) {
     const uint64_t a = addr + done;
@@ -142,7 +150,7 @@ bool GoldenMemory::read_by_a_load(const WarpOrder& wo, uint64_t addr, unsigned n
 
 // Older loads of the warp that may read the bytes are in flight: keep what the store is about to
 // overwrite, for them.
-void GoldenMemory::record_undo(WarpOrder& wo, uint64_t writer, uint64_t seq, uint64_t addr, unsigned n,
+void GoldenMemory::record_undo(WarpOrder& wo, Writer writer, uint64_t seq, uint64_t addr, unsigned n,
                                const WritePage& p) {
   ++undo_version_;
   for (unsigned d = 0; d < n; d += kUndoBytes) {
@@ -314,7 +322,7 @@ void GoldenMemory::check_image(uint64_t addr, const uint8_t* got, unsigned n, co
 // then the image.
 void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
                                const WritePage* w, const ImagePage* ip, Mismatch& m) {
-  const uint64_t writer = warp_uid + 1;
+  const Writer writer = writer_id(warp_uid);
   const unsigned offset = unsigned(addr % kPageBytes);
   const WarpOrder* wo = w ? order_with_later_stores(warp_uid, seq) : nullptr;
   const std::array<const Undo*, kBlockBytes>* later = nullptr;  // of block later_block

@@ -37,6 +37,26 @@ TEST(TbGolden, SameWarpStoreThenLoadPasses) {
   EXPECT_EQ(g.image_byte(0x1002), initial_byte(0x1002));
 }
 
+// Writers are 32-bit: the largest warp uid that fits is still told apart from its neighbour, and one
+// beyond gets a clear error rather than a truncated id that would match another warp.
+TEST(TbGolden, LargestWarpUidsAreDistinctAndBeyondThemIsAnError) {
+  GoldenMemory g;
+  const uint64_t top = uint64_t(UINT32_MAX) - 1;
+  const uint8_t a[2] = {5, 6}, b[2] = {7, 8};
+  g.on_store(top, 0x2000, a, 2);
+  g.on_store(top - 1, 0x2000, b, 2);  // a second warp: the bytes become racy
+  EXPECT_EQ(g.write_conflicts(), 2u);
+  g.on_load(top, 0x2000, a, 2);  // racy: its own earlier value is one a writer produced
+  EXPECT_EQ(g.mismatches(), 0u);
+  EXPECT_EQ(g.racy_loads(), 1u);
+  try {
+    g.on_store(top + 1, 0x3000, a, 2);
+    FAIL() << "no error for a warp uid beyond 32 bits";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("warp uid 4294967295"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TbGolden, CorruptedByteIsReported) {
   GoldenMemory g;
   auto line = initial(0x8000, 128);
