@@ -106,12 +106,10 @@ uint8_t GoldenMemory::image_byte(uint64_t addr) const {
   return it == image_.end() ? initial_byte(addr) : it->second->bytes[addr % kPageBytes];
 }
 
-GoldenMemory::Writer GoldenMemory::writer_id(uint64_t warp_uid) {
-  if (warp_uid >= uint64_t(UINT32_MAX))
-    throw std::runtime_error("golden memory: warp uid " + std::to_string(warp_uid) +
-                             " is beyond the checker's 32-bit writer ids (a kernel of more than " +
-                             std::to_string(UINT32_MAX - 1) + " warps); run with --no-check");
-  return Writer(warp_uid + 1);
+void GoldenMemory::throw_writer_range(uint64_t warp_uid) {
+  throw std::runtime_error("golden memory: warp uid " + std::to_string(warp_uid) +
+                           " is beyond the checker's 32-bit writer ids (a kernel of more than " +
+                           std::to_string(UINT32_MAX - 1) + " warps); run with --no-check");
 }
 
 void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,

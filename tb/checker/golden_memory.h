@@ -147,8 +147,13 @@ class GoldenMemory : public MemObserver {
   const WarpOrder* order_with_later_stores(uint64_t warp_uid, uint64_t seq);
   WarpOrder* order_of(uint64_t warp_uid);  // nullptr: no loads in flight
   static bool read_by_a_load(const WarpOrder& wo, uint64_t addr, unsigned n);
-  // warp_uid + 1; throws a clear error for a uid that does not fit (never a silent truncation).
-  static Writer writer_id(uint64_t warp_uid);
+  // warp_uid + 1; throws a clear error for a uid that does not fit (never a silent truncation). Inline:
+  // the load check calls it for every lane.
+  static Writer writer_id(uint64_t warp_uid) {
+    if (__builtin_expect(warp_uid >= uint64_t(UINT32_MAX), 0)) throw_writer_range(warp_uid);
+    return Writer(warp_uid + 1);
+  }
+  [[noreturn]] static void throw_writer_range(uint64_t warp_uid);
   void record_undo(WarpOrder& wo, Writer writer, uint64_t seq, uint64_t addr, unsigned n, const WritePage& p);
   ImagePage& image_page(uint64_t page);
   WritePage& write_page(uint64_t page);
