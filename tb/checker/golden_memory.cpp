@@ -84,8 +84,9 @@ GoldenMemory::WritePage& GoldenMemory::write_page(uint64_t page) {
       slot = std::move(spare_pages_.back());
       spare_pages_.pop_back();
     }
-    slot->writer.fill(0);
+    slot->written.reset();
     slot->conflict.reset();
+    slot->mixed.reset();
   }
   return *slot;
 }
@@ -112,6 +113,28 @@ void GoldenMemory::throw_writer_range(uint64_t warp_uid) {
                            std::to_string(UINT32_MAX - 1) + " warps); run with --no-check");
 }
 
+GoldenMemory::Writer GoldenMemory::writer_at(const WritePage& p, uint64_t page, unsigned o) const {
+  if (!p.written[o]) return 0;
+  const unsigned wi = o / kWordBytes;
+  if (!p.mixed[wi]) return p.word[wi];
+  return mixed_writers_.at(page * kPageWords + wi)[o % kWordBytes];
+}
+
+void GoldenMemory::set_writer(WritePage& p, uint64_t page, unsigned o, Writer w) {
+  const unsigned wi = o / kWordBytes, first = wi * kWordBytes;
+  if (p.mixed[wi]) {
+    mixed_writers_[page * kPageWords + wi][o % kWordBytes] = w;
+  } else if (!(p.written[first] || p.written[first + 1] || p.written[first + 2] || p.written[first + 3])) {
+    p.word[wi] = w;
+  } else if (p.word[wi] != w) {  // a second writer in the word: per-byte writers from here on
+    auto& bytes = mixed_writers_[page * kPageWords + wi];
+    for (unsigned b = 0; b < kWordBytes; ++b) bytes[b] = p.written[first + b] ? p.word[wi] : 0;
+    bytes[o % kWordBytes] = w;
+    p.mixed.set(wi);
+  }
+  p.written.set(o);
+}
+
 void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
                             unsigned bytes) {
   const Writer writer = writer_id(warp_uid);
@@ -120,18 +143,19 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, cons
     const uint64_t a = addr + done;
     const unsigned offset = unsigned(a % kPageBytes);
     const unsigned n = std::min(bytes - done, kPageBytes - offset);
-    WritePage& p = write_page(a / kPageBytes);
+    const uint64_t page = a / kPageBytes;
+    WritePage& p = write_page(page);
     if (wo && read_by_a_load(*wo, a, n)) record_undo(*wo, writer, seq, a, n, p);
     for (unsigned i = 0; i < n; ++i) {
       const unsigned o = offset + i;
-      if (p.writer[o] != 0) {
-        if (p.writer[o] != writer) {
+      if (p.written[o]) {
+        if (writer_at(p, page, o) != writer) {
           ++write_conflicts_;
           p.conflict.set(o);
         }
         overwritten_[a - offset + o].set(p.value[o]);  // another warp may still read the older value
       }
-      p.writer[o] = writer;
+      set_writer(p, page, o, writer);
       p.value[o] = data[done + i];
     }
     done += n;
@@ -158,9 +182,10 @@ void GoldenMemory::record_undo(WarpOrder& wo, Writer writer, uint64_t seq, uint6
     u.bytes = std::min(kUndoBytes, n - d);
     u.own = 0;
     const unsigned offset = unsigned(u.addr % kPageBytes);
+    const uint64_t page = u.addr / kPageBytes;
     for (unsigned i = 0; i < u.bytes; ++i) {
       const unsigned o = offset + i;
-      if (p.writer[o] != writer || p.conflict[o]) continue;
+      if (p.conflict[o] || writer_at(p, page, o) != writer) continue;
       u.own |= 1u << i;
       u.old[i] = p.value[o];
     }
@@ -322,13 +347,14 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
                                const WritePage* w, const ImagePage* ip, Mismatch& m) {
   const Writer writer = writer_id(warp_uid);
   const unsigned offset = unsigned(addr % kPageBytes);
+  const uint64_t page = addr / kPageBytes;
   const WarpOrder* wo = w ? order_with_later_stores(warp_uid, seq) : nullptr;
   const std::array<const Undo*, kBlockBytes>* later = nullptr;  // of block later_block
   uint64_t later_block = 0;
   for (unsigned i = 0; i < n; ++i) {
     const unsigned o = offset + i;
-    if (w && w->writer[o] != 0) {
-      if (w->conflict[o] || w->writer[o] != writer) {
+    if (w && w->written[o]) {
+      if (w->conflict[o] || writer_at(*w, page, o) != writer) {
         check_racy(addr + i, got[i], &w->value[o], ip, o, m);
         continue;
       }
@@ -387,7 +413,7 @@ void GoldenMemory::on_kernel_end() {
   for (auto& [page, w] : writes_) {
     ImagePage& img = image_page(page);
     for (unsigned o = 0; o < kPageBytes; ++o) {
-      if (w->writer[o] == 0) continue;
+      if (!w->written[o]) continue;
       img.bytes[o] = w->value[o];
       img.unknown[o] = w->conflict[o];
       const uint64_t a = page * kPageBytes + o;
@@ -405,6 +431,7 @@ void GoldenMemory::on_kernel_end() {
     spare_pages_.push_back(std::move(w));
   }
   writes_.clear();
+  mixed_writers_.clear();
   overwritten_.clear();
   last_ = PageView();
   // No load is in flight at a kernel end; drop the bookkeeping anyway.

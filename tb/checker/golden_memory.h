@@ -90,16 +90,24 @@ class GoldenMemory : public MemObserver {
     std::bitset<kPageBytes> unknown;
     bool has_unknown = false;  // unknown.any(), kept so the common path does not scan the bitset
   };
-  // This kernel's stores: writer = warp uid + 1 (0 = not written); `conflict` = a second warp wrote it.
-  // The value is the writer's last store; what a load issued before that store must see is in the undo log.
-  // 32-bit writers (a warp uid is its CTA's index in the kernel times warps per CTA plus its own): a page
-  // takes 21 KiB instead of 37, and pages are what the checker's memory is (89 MB at the vecadd sample).
+  // This kernel's stores: each written byte's writer (warp uid + 1) and last value; `conflict` = a second
+  // warp wrote it. What a load issued before that store must see is in the undo log.
+  // Writers are 32-bit (a warp uid is its CTA's index in the kernel times warps per CTA plus its own) and
+  // kept per 4-byte word: a word's written bytes nearly always share one writer. A word whose bytes have
+  // different writers is `mixed` and its per-byte writers live in mixed_writers_. A page takes 9 KiB
+  // (37 KiB with a 64-bit writer per byte): the pages are the checker's memory, touched during the run.
   using Writer = uint32_t;
+  static constexpr unsigned kWordBytes = 4, kPageWords = kPageBytes / kWordBytes;
   struct WritePage {
     std::array<uint8_t, kPageBytes> value;
-    std::array<Writer, kPageBytes> writer;
+    std::array<Writer, kPageWords> word;  // the writer of a word's written bytes, unless mixed
+    std::bitset<kPageBytes> written;
     std::bitset<kPageBytes> conflict;
+    std::bitset<kPageWords> mixed;
   };
+  // The writer of byte o of page `page` (0: not written this kernel), and setting it.
+  Writer writer_at(const WritePage& p, uint64_t page, unsigned o) const;
+  void set_writer(WritePage& p, uint64_t page, unsigned o, Writer w);
   // What up to kUndoBytes bytes held before a store of the warp that was issued while older loads of the
   // warp were in flight: bit i of `own` says byte i held an earlier store of the warp (then old[i]), else
   // the byte held no store of the warp (the image, or another warp's racy bytes).
@@ -176,6 +184,8 @@ class GoldenMemory : public MemObserver {
   std::unordered_map<uint64_t, std::unique_ptr<ImagePage>> image_;
   std::unordered_map<uint64_t, std::unique_ptr<WritePage>> writes_;
   std::vector<std::unique_ptr<WritePage>> spare_pages_;  // reused by later kernels
+  // Per-byte writers of the mixed words of this kernel's pages, by word (address / kWordBytes).
+  std::unordered_map<uint64_t, std::array<Writer, kWordBytes>> mixed_writers_;
   std::vector<Mismatch> reported_;
   // Values a byte held before a later store of this kernel overwrote it (only bytes stored more than once;
   // another warp may have read any of them), and for bytes the image marks unknown (two warps wrote them in

@@ -57,6 +57,55 @@ TEST(TbGolden, LargestWarpUidsAreDistinctAndBeyondThemIsAnError) {
   }
 }
 
+// Writers are kept per 4-byte word; two warps storing different bytes of one word must still be told
+// apart byte by byte (own bytes ordered, the other warp's racy), and a third store counts its conflict.
+TEST(TbGolden, TwoWarpsInOneWordKeepPerByteWriters) {
+  GoldenMemory g;
+  const uint8_t x = 0x11, y = 0x22, z = 0x33;
+  g.on_store(1, 0x4000, &x, 1);
+  g.on_store(2, 0x4001, &y, 1);  // same word, another byte: no conflict
+  EXPECT_EQ(g.write_conflicts(), 0u);
+  const uint8_t both[2] = {x, y};
+  g.on_load(1, 0x4000, both, 2);  // own byte, then warp 2's (racy, its value)
+  EXPECT_EQ(g.mismatches(), 0u);
+  EXPECT_EQ(g.racy_loads(), 1u);
+  const uint8_t old_other[2] = {x, initial_byte(0x4001)};
+  g.on_load(1, 0x4000, old_other, 2);  // racy byte may still hold the kernel-start value
+  EXPECT_EQ(g.mismatches(), 0u);
+  const uint8_t wrong_own[2] = {uint8_t(x ^ 0xff), y};
+  g.on_load(1, 0x4000, wrong_own, 2);  // warp 1 must see its own store
+  EXPECT_EQ(g.mismatches(), 1u);
+  const uint8_t old_own = initial_byte(0x4001);
+  g.on_load(2, 0x4001, &old_own, 1);  // warp 2 must see its own store too
+  EXPECT_EQ(g.mismatches(), 2u);
+  g.on_load(2, 0x4001, &y, 1);
+  EXPECT_EQ(g.mismatches(), 2u);
+  // A whole word by warp 3, then one of its bytes by warp 4: the other three stay warp 3's own.
+  const uint8_t w3[4] = {1, 2, 3, 4};
+  g.on_store(3, 0x4004, w3, 4);
+  g.on_store(4, 0x4006, &z, 1);
+  EXPECT_EQ(g.write_conflicts(), 1u);
+  const uint8_t seen[4] = {1, 2, z, 4};
+  g.on_load(3, 0x4004, seen, 4);
+  EXPECT_EQ(g.mismatches(), 2u);
+  const uint8_t bad[4] = {1, 9, z, 4};
+  g.on_load(3, 0x4004, bad, 4);
+  EXPECT_EQ(g.mismatches(), 3u);
+  g.on_store(3, 0x4006, &x, 1);  // back to warp 3: another conflict (writer 4 -> 3)
+  EXPECT_EQ(g.write_conflicts(), 2u);
+  g.on_kernel_end();
+  EXPECT_EQ(g.image_byte(0x4000), x);
+  EXPECT_EQ(g.image_byte(0x4001), y);
+  EXPECT_EQ(g.image_byte(0x4005), 2);
+  // Next kernel: the conflicted byte holds one of its writers' values; the clean ones are exact.
+  const uint8_t after[4] = {1, 2, z, 4};
+  g.on_load(5, 0x4004, after, 4);
+  EXPECT_EQ(g.mismatches(), 3u);
+  const uint8_t after_bad[4] = {1, 2, 0x77, 4};
+  g.on_load(5, 0x4004, after_bad, 4);
+  EXPECT_EQ(g.mismatches(), 4u);
+}
+
 TEST(TbGolden, CorruptedByteIsReported) {
   GoldenMemory g;
   auto line = initial(0x8000, 128);
