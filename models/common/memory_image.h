@@ -5,12 +5,27 @@
 
 namespace gms {
 
-inline uint8_t initial_byte(uint64_t addr) {
-  uint64_t x = (addr >> 3) * 0x9e3779b97f4a7c15ULL;
+// The hash behind every byte of the 8-byte word at word_addr (= addr >> 3): byte i of the word is bits
+// 8i.. of it.
+inline uint64_t initial_word(uint64_t word_addr) {
+  uint64_t x = word_addr * 0x9e3779b97f4a7c15ULL;
   x ^= x >> 29;
   x *= 0xbf58476d1ce4e5b9ULL;
   x ^= x >> 32;
-  return uint8_t(x >> ((addr & 7) * 8));
+  return x;
+}
+
+inline uint8_t initial_byte(uint64_t addr) {
+  return uint8_t(initial_word(addr >> 3) >> ((addr & 7) * 8));
+}
+
+// initial_byte() for n bytes from addr, one hash per 8-byte word instead of one per byte (tests compare
+// the two byte for byte).
+inline void fill_initial_bytes(uint64_t addr, uint8_t* out, unsigned n) {
+  for (unsigned i = 0; i < n;) {
+    const uint64_t a = addr + i, x = initial_word(a >> 3);
+    for (unsigned k = unsigned(a & 7); k < 8 && i < n; ++k, ++i) out[i] = uint8_t(x >> (k * 8));
+  }
 }
 
 }  // namespace gms

@@ -3,23 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-namespace gms {
+#include "models/common/memory_image.h"
 
-// gms::initial_byte() hashes addr >> 3 and picks byte addr & 7 of the hash: hash once per 8 bytes.
-// (The store test checks a whole page against initial_byte().)
-void BackingStore::fill_initial(uint64_t base, uint8_t* bytes) {
-  for (unsigned w = 0; w < kPageBytes; w += 8) {
-    uint64_t x = ((base + w) >> 3) * 0x9e3779b97f4a7c15ULL;
-    x ^= x >> 29;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 32;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    std::memcpy(bytes + w, &x, 8);  // byte i of the word = bits 8i.. of x
-#else
-    for (unsigned i = 0; i < 8; ++i) bytes[w + i] = uint8_t(x >> (8 * i));
-#endif
-  }
-}
+namespace gms {
 
 uint8_t* BackingStore::page(uint64_t addr) {
   uint64_t base = page_base(addr);
@@ -34,7 +20,7 @@ uint8_t* BackingStore::page(uint64_t addr) {
   auto& slot = last_region_->pages[(addr >> 12) & (kPagesPerRegion - 1)];
   if (!slot) {
     slot = std::make_unique<Page>();
-    fill_initial(base, slot->bytes);
+    fill_initial_bytes(base, slot->bytes, kPageBytes);
     ++pages_;
   }
   last_base_ = base;
@@ -42,11 +28,28 @@ uint8_t* BackingStore::page(uint64_t addr) {
   return last_page_;
 }
 
+const uint8_t* BackingStore::find_page(uint64_t addr) {
+  const uint64_t base = page_base(addr);
+  if (base == last_base_) return last_page_;
+  const uint64_t region_id = addr >> kRegionShift;
+  Region* r = last_region_;
+  if (region_id != last_region_id_) {
+    auto it = regions_.find(region_id);
+    if (it == regions_.end()) return nullptr;
+    r = it->second.get();
+  }
+  const auto& slot = r->pages[(addr >> 12) & (kPagesPerRegion - 1)];
+  return slot ? slot->bytes : nullptr;
+}
+
 void BackingStore::read(uint64_t addr, uint8_t* dst, unsigned len) {
   while (len) {
     unsigned off = unsigned(addr - page_base(addr));
     unsigned n = std::min(len, kPageBytes - off);
-    std::memcpy(dst, page(addr) + off, n);
+    if (const uint8_t* p = find_page(addr))
+      std::memcpy(dst, p + off, n);
+    else  // never written: computed, no page made (reads of input data would otherwise copy it all)
+      fill_initial_bytes(addr, dst, n);
     addr += n;
     dst += n;
     len -= n;

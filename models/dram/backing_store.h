@@ -1,6 +1,7 @@
 // The real contents of the whole GPU memory (global addresses), shared by every DRAM channel. Sparse:
-// 4 KiB pages created on first touch and filled with gms::initial_byte() so that memory nobody wrote
-// still has known, checkable contents.
+// 4 KiB pages created on the first write (or DMI grant) and filled with gms::initial_byte(), so that
+// memory nobody wrote still has known, checkable contents; a read of a page nobody wrote computes them
+// and makes no page.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -26,7 +27,7 @@ class BackingStore {
   size_t pages() const { return pages_; }
 
  private:
-  static void fill_initial(uint64_t base, uint8_t* bytes);
+  const uint8_t* find_page(uint64_t addr);  // nullptr: never written (no page)
   struct Page {
     uint8_t bytes[kPageBytes];
   };

@@ -23,19 +23,6 @@ constexpr const char* kGroupDesc = "golden-memory checker: every load against th
 
 }  // namespace
 
-void fill_initial_bytes(uint64_t addr, uint8_t* out, unsigned n) {
-  // Same function as initial_byte(): the 8 bytes of an aligned word are the bytes of one hash of addr >> 3
-  // (a test compares the two byte for byte).
-  for (unsigned i = 0; i < n;) {
-    const uint64_t a = addr + i;
-    uint64_t x = (a >> 3) * 0x9e3779b97f4a7c15ULL;
-    x ^= x >> 29;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 32;
-    for (unsigned k = unsigned(a & 7); k < 8 && i < n; ++k, ++i) out[i] = uint8_t(x >> (k * 8));
-  }
-}
-
 std::string to_string(const Mismatch& m) {
   return "kernel " + std::to_string(m.kernel) + " warp " + std::to_string(m.warp_uid) + " load " +
          to_hex(m.load_addr) + "+" + std::to_string(m.load_bytes) + ": byte " + to_hex(m.addr) +

@@ -20,6 +20,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "models/common/memory_image.h"  // fill_initial_bytes, for callers
 #include "models/common/stats.h"
 #include "models/common/u64_slot_map.h"
 #include "models/common/workload.h"
@@ -204,8 +205,5 @@ class GoldenMemory : public MemObserver {
   PageView last_;                            // reset whenever a page is created or the kernel ends
   std::array<uint8_t, kPageBytes> scratch_;  // initial contents of a never-written range
 };
-
-// gms::initial_byte() for n bytes from addr, one hash per 8-byte word instead of one per byte.
-void fill_initial_bytes(uint64_t addr, uint8_t* out, unsigned n);
 
 }  // namespace gms
