@@ -71,7 +71,7 @@ GoldenMemory::WritePage& GoldenMemory::write_page(uint64_t page) {
       slot = std::move(spare_pages_.back());
       spare_pages_.pop_back();
     }
-    slot->written.reset();
+    slot->written_bits.fill(0);
     slot->conflict.reset();
     slot->mixed.reset();
   }
@@ -101,7 +101,7 @@ void GoldenMemory::throw_writer_range(uint64_t warp_uid) {
 }
 
 GoldenMemory::Writer GoldenMemory::writer_at(const WritePage& p, uint64_t page, unsigned o) const {
-  if (!p.written[o]) return 0;
+  if (!p.written(o)) return 0;
   const unsigned wi = o / kWordBytes;
   if (!p.mixed[wi]) return p.word[wi];
   return mixed_writers_.at(page * kPageWords + wi)[o % kWordBytes];
@@ -111,15 +111,15 @@ void GoldenMemory::set_writer(WritePage& p, uint64_t page, unsigned o, Writer w)
   const unsigned wi = o / kWordBytes, first = wi * kWordBytes;
   if (p.mixed[wi]) {
     mixed_writers_[page * kPageWords + wi][o % kWordBytes] = w;
-  } else if (!(p.written[first] || p.written[first + 1] || p.written[first + 2] || p.written[first + 3])) {
+  } else if (!p.written_nibble(first)) {
     p.word[wi] = w;
   } else if (p.word[wi] != w) {  // a second writer in the word: per-byte writers from here on
     auto& bytes = mixed_writers_[page * kPageWords + wi];
-    for (unsigned b = 0; b < kWordBytes; ++b) bytes[b] = p.written[first + b] ? p.word[wi] : 0;
+    for (unsigned b = 0; b < kWordBytes; ++b) bytes[b] = p.written(first + b) ? p.word[wi] : 0;
     bytes[o % kWordBytes] = w;
     p.mixed.set(wi);
   }
-  p.written.set(o);
+  p.set_written(o);
 }
 
 void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
@@ -135,7 +135,15 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, cons
     if (wo && read_by_a_load(*wo, a, n)) record_undo(*wo, writer, seq, a, n, p);
     for (unsigned i = 0; i < n; ++i) {
       const unsigned o = offset + i;
-      if (p.written[o]) {
+      if (o % kWordBytes == 0 && n - i >= kWordBytes && !p.written_nibble(o)) {
+        // A whole word nobody wrote this kernel (the common case): one writer, nothing overwritten.
+        p.word[o / kWordBytes] = writer;
+        p.set_word_written(o);
+        std::memcpy(&p.value[o], data + done + i, kWordBytes);
+        i += kWordBytes - 1;
+        continue;
+      }
+      if (p.written(o)) {
         if (writer_at(p, page, o) != writer) {
           ++write_conflicts_;
           p.conflict.set(o);
@@ -340,7 +348,7 @@ void GoldenMemory::check_bytes(uint64_t warp_uid, uint64_t seq, uint64_t addr, c
   uint64_t later_block = 0;
   for (unsigned i = 0; i < n; ++i) {
     const unsigned o = offset + i;
-    if (w && w->written[o]) {
+    if (w && w->written(o)) {
       if (w->conflict[o] || writer_at(*w, page, o) != writer) {
         check_racy(addr + i, got[i], &w->value[o], ip, o, m);
         continue;
@@ -400,7 +408,7 @@ void GoldenMemory::on_kernel_end() {
   for (auto& [page, w] : writes_) {
     ImagePage& img = image_page(page);
     for (unsigned o = 0; o < kPageBytes; ++o) {
-      if (!w->written[o]) continue;
+      if (!w->written(o)) continue;
       img.bytes[o] = w->value[o];
       img.unknown[o] = w->conflict[o];
       const uint64_t a = page * kPageBytes + o;

@@ -101,10 +101,16 @@ class GoldenMemory : public MemObserver {
   static constexpr unsigned kWordBytes = 4, kPageWords = kPageBytes / kWordBytes;
   struct WritePage {
     std::array<uint8_t, kPageBytes> value;
-    std::array<Writer, kPageWords> word;  // the writer of a word's written bytes, unless mixed
-    std::bitset<kPageBytes> written;
+    std::array<Writer, kPageWords> word;                 // the writer of a word's written bytes, unless mixed
+    std::array<uint64_t, kPageBytes / 64> written_bits;  // plain words: a word's four bits in one test
     std::bitset<kPageBytes> conflict;
     std::bitset<kPageWords> mixed;
+    bool written(unsigned o) const { return written_bits[o / 64] >> (o % 64) & 1; }
+    unsigned written_nibble(unsigned o) const {  // the four bits of the word at o (o % 4 == 0)
+      return unsigned(written_bits[o / 64] >> (o % 64)) & 0xf;
+    }
+    void set_written(unsigned o) { written_bits[o / 64] |= uint64_t(1) << (o % 64); }
+    void set_word_written(unsigned o) { written_bits[o / 64] |= uint64_t(0xf) << (o % 64); }
   };
   // The writer of byte o of page `page` (0: not written this kernel), and setting it.
   Writer writer_at(const WritePage& p, uint64_t page, unsigned o) const;
