@@ -2,6 +2,7 @@
 // backing store and the testbench's golden memory, so loads of untouched memory are checkable too.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 namespace gms {
 
@@ -24,6 +25,13 @@ inline uint8_t initial_byte(uint64_t addr) {
 inline void fill_initial_bytes(uint64_t addr, uint8_t* out, unsigned n) {
   for (unsigned i = 0; i < n;) {
     const uint64_t a = addr + i, x = initial_word(a >> 3);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if ((a & 7) == 0 && n - i >= 8) {  // a whole word: its bytes are x's bytes in memory order
+      std::memcpy(out + i, &x, 8);
+      i += 8;
+      continue;
+    }
+#endif
     for (unsigned k = unsigned(a & 7); k < 8 && i < n; ++k, ++i) out[i] = uint8_t(x >> (k * 8));
   }
 }
