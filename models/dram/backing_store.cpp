@@ -7,17 +7,28 @@
 
 namespace gms {
 
-uint8_t* BackingStore::page(uint64_t addr) {
-  uint64_t base = page_base(addr);
-  if (base == last_base_) return last_page_;
-  uint64_t region_id = addr >> kRegionShift;
+std::unique_ptr<BackingStore::Page>* BackingStore::slot_of(uint64_t addr, bool create) {
+  const uint64_t region_id = addr >> kRegionShift;
   if (region_id != last_region_id_) {
-    auto& r = regions_[region_id];
-    if (!r) r = std::make_unique<Region>();
+    std::unique_ptr<Region>* r;
+    if (create) {
+      r = &regions_[region_id];
+      if (!*r) *r = std::make_unique<Region>();
+    } else {
+      auto it = regions_.find(region_id);
+      if (it == regions_.end()) return nullptr;
+      r = &it->second;
+    }
     last_region_id_ = region_id;
-    last_region_ = r.get();
+    last_region_ = r->get();
   }
-  auto& slot = last_region_->pages[(addr >> 12) & (kPagesPerRegion - 1)];
+  return &last_region_->pages[(addr >> 12) & (kPagesPerRegion - 1)];
+}
+
+uint8_t* BackingStore::page(uint64_t addr) {
+  const uint64_t base = page_base(addr);
+  if (base == last_base_) return last_page_;
+  std::unique_ptr<Page>& slot = *slot_of(addr, true);
   if (!slot) {
     slot = std::make_unique<Page>();
     fill_initial_bytes(base, slot->bytes, kPageBytes);
@@ -31,15 +42,11 @@ uint8_t* BackingStore::page(uint64_t addr) {
 const uint8_t* BackingStore::find_page(uint64_t addr) {
   const uint64_t base = page_base(addr);
   if (base == last_base_) return last_page_;
-  const uint64_t region_id = addr >> kRegionShift;
-  Region* r = last_region_;
-  if (region_id != last_region_id_) {
-    auto it = regions_.find(region_id);
-    if (it == regions_.end()) return nullptr;
-    r = it->second.get();
-  }
-  const auto& slot = r->pages[(addr >> 12) & (kPagesPerRegion - 1)];
-  return slot ? slot->bytes : nullptr;
+  std::unique_ptr<Page>* slot = slot_of(addr, false);
+  if (!slot || !*slot) return nullptr;
+  last_base_ = base;
+  last_page_ = (*slot)->bytes;
+  return last_page_;
 }
 
 void BackingStore::read(uint64_t addr, uint8_t* dst, unsigned len) {

@@ -31,6 +31,9 @@ class BackingStore {
   struct Page {
     uint8_t bytes[kPageBytes];
   };
+  // The slot of addr's page in the page table (the page itself may be absent); nullptr when create is
+  // false and addr's region has no table. Remembers the region for the next call.
+  std::unique_ptr<Page>* slot_of(uint64_t addr, bool create);
   // Two-level page table: 1 GiB regions (hash map, few entries) of 2^18 page slots (flat array), so a
   // random access costs an array index instead of a hash-node walk.
   static constexpr unsigned kRegionShift = 30;
