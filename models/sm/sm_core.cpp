@@ -63,6 +63,7 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
   ctas_.resize(p.max_ctas);
   warps_.resize(p.max_warps);
   waiting_.resize(p.max_warps);
+  ready_cycle_.resize(p.max_warps);
   // At most this many lines are in flight under both limits; instructions: one per line in flight plus the
   // one in the pipeline. The tables create entries when first needed, so a generous limit costs nothing.
   const size_t max_lines = size_t(
@@ -130,7 +131,7 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
     w.in_flight = w.unsent = 0;
     w.pending.clear();
     pull_next(w);
-    w.ready_cycle = now + (w.has_next ? w.next.gap : 0);
+    ready_cycle_[ws] = now + (w.has_next ? w.next.gap : 0);
     if (w.has_next)
       ++c.warps_left;
     else
@@ -220,7 +221,7 @@ void SmCore::schedule_next() {
     if (issue_.any_ready())
       earliest = now;
     else
-      waiting_.for_each([&](uint32_t s) { earliest = std::min(earliest, warps_[s].ready_cycle); });
+      waiting_.for_each([&](uint32_t s) { earliest = std::min(earliest, ready_cycle_[s]); });
     if (earliest != UINT64_MAX) {
       earliest = std::max(earliest, now);
       if (last_issue_cycle_ != UINT64_MAX) earliest = std::max(earliest, last_issue_cycle_ + 1);

@@ -115,6 +115,9 @@ class SmCore : public StreamingMultiprocessor {
   // waiting_ before that (or until try_issue looks again). Both are kept up to date incrementally.
   SubPartitions issue_;
   SlotMask waiting_;
+  // Per warp slot: the first SM cycle its next instruction may issue. Apart from WarpSlot (a few hundred
+  // bytes each) because try_issue() and schedule_next() scan it over every waiting warp: 8 B a warp.
+  std::vector<uint64_t> ready_cycle_;
   uint32_t resident_ctas_ = 0, used_warps_ = 0, used_threads_ = 0, used_regs_ = 0, used_shmem_ = 0;
   uint64_t next_age_ = 0;
 

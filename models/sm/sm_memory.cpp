@@ -56,7 +56,7 @@ bool SmCore::try_issue(uint64_t cycle) {
   if (paused_ || last_issue_cycle_ == cycle || last_send_cycle_ == cycle) return false;
   // Waiting warps whose gap has passed become ready; ages are kept current by launch().
   waiting_.for_each([&](uint32_t s) {
-    if (warps_[s].ready_cycle <= cycle) {
+    if (ready_cycle_[s] <= cycle) {
       waiting_.reset(s);
       issue_.set_ready(s);
     }
@@ -138,7 +138,7 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   }
   // Pull the warp's next instruction now: its gap counts from this issue.
   pull_next(w);
-  if (w.has_next) w.ready_cycle = cycle + w.next.gap;
+  if (w.has_next) ready_cycle_[slot] = cycle + w.next.gap;
   issue_.reset_ready(slot);  // waits for its next gap
   warp_progress(slot);
   update_eligible(slot);
@@ -192,7 +192,8 @@ void SmCore::release_registers(WarpSlot& w, const RegSet& writes) {
   w.pending.remove(writes);
   if (waited && !w.pending.intersects(w.next.waits_on)) {
     ++scoreboard_waits_;
-    w.ready_cycle = std::max(w.ready_cycle, clock_.next_edge_cycle() + w.next.wait_gap);
+    uint64_t& ready = ready_cycle_[size_t(&w - warps_.data())];
+    ready = std::max(ready, clock_.next_edge_cycle() + w.next.wait_gap);
   }
 }
 

@@ -17,11 +17,10 @@ struct WarpSlot {
   uint64_t age = 0;  // launch order on this SM (GTO's "oldest")
   WarpStream* stream = nullptr;
   bool has_next = false;
-  uint32_t cta_id = 0;       // the CTA's global id (MemReq::cta), kept here: its CtaWork is cold at issue
-  uint64_t ready_cycle = 0;  // first SM cycle the next instruction may issue
-  uint32_t in_flight = 0;    // line requests sent, response not yet back
-  uint32_t unsent = 0;       // line requests still in the memory pipeline
-  RegSet pending;            // registers in-flight loads of the warp are still writing (scoreboard)
+  uint32_t cta_id = 0;     // the CTA's global id (MemReq::cta), kept here: its CtaWork is cold at issue
+  uint32_t in_flight = 0;  // line requests sent, response not yet back
+  uint32_t unsent = 0;     // line requests still in the memory pipeline
+  RegSet pending;          // registers in-flight loads of the warp are still writing (scoreboard)
   // The next instruction is unit-stride (every lane active, lane i at addr[0] + i * width): next.addr holds
   // lane 0's address only (SmCore::pull_next), so a waiting warp's instruction is two host cache lines.
   bool next_strided = false;
