@@ -1,5 +1,7 @@
 #include "tb/system/gpu_system.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -279,9 +281,23 @@ void GpuSystem::step_towards(const sc_core::sc_time& limit) {
   throw_input_errors();
 }
 
+namespace {
+
+// User and system CPU time of the process so far, in seconds.
+void cpu_seconds(double& user, double& sys) {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  user = double(ru.ru_utime.tv_sec) + double(ru.ru_utime.tv_usec) * 1e-6;
+  sys = double(ru.ru_stime.tv_sec) + double(ru.ru_stime.tv_usec) * 1e-6;
+}
+
+}  // namespace
+
 RunResult GpuSystem::run() {
   using clk = std::chrono::steady_clock;
   RunResult res;
+  double user0 = 0, sys0 = 0;
+  cpu_seconds(user0, sys0);
   const auto t0 = clk::now();
   const auto setup_start = opt_.started != clk::time_point{} ? opt_.started : build_start_;
   res.elaboration_seconds = std::chrono::duration<double>(t0 - setup_start).count();
@@ -341,6 +357,9 @@ RunResult GpuSystem::run() {
   res.finished = all_done() && res.error.empty();
   res.sim_time_ns = finish_ps() / 1e3;
   res.wall_seconds = std::chrono::duration<double>(clk::now() - t0).count();
+  cpu_seconds(res.user_seconds, res.sys_seconds);
+  res.user_seconds -= user0;
+  res.sys_seconds -= sys0;
   std::string report;
   if (res.finished && !all_requests_answered(&report)) {
     res.finished = false;

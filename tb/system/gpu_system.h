@@ -47,7 +47,10 @@ struct RunResult {
   double sim_time_ns = 0;
   double elaboration_seconds = 0;  // wall-clock set-up: RunOptions::started (or construction) to run()
   double wall_seconds = 0;         // wall-clock time of the simulation (run())
-  std::string error;               // deadlock / livelock / unanswered requests
+  // The process's CPU time during run(), user and system (page faults, mostly): on a shared machine the
+  // steadier figure, and the split shows what wall time paid for (docs/presets.md "Speed").
+  double user_seconds = 0, sys_seconds = 0;
+  std::string error;  // deadlock / livelock / unanswered requests
 };
 
 class GpuSystem {

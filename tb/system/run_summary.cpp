@@ -50,6 +50,8 @@ void print_summary(std::ostream& os, const StatGroup& root, const RunResult& res
   // Building a large system can take longer than simulating it: both are shown.
   row(os, "wall-clock time, set-up", num(res.elaboration_seconds, 2), "s");
   row(os, "wall-clock time, simulation", num(res.wall_seconds, 2), "s");
+  row(os, "CPU time, simulation, user", num(res.user_seconds, 2), "s");
+  row(os, "CPU time, simulation, system", num(res.sys_seconds, 2), "s");
   if (res.wall_seconds > 0)
     row(os, "simulation speed", num(v("system.line_requests") / res.wall_seconds), "L1 accesses/s");
 }

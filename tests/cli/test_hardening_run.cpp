@@ -232,7 +232,11 @@ TEST_F(HardeningRun, SummaryShowsSetUpAndSimulationWallTime) {
   EXPECT_GT(building, 0) << r.out;  // 512 SMs and L1s take far more than the 5 ms that print as 0.01
   EXPECT_GE(simulation, 0) << r.out;
   EXPECT_EQ(r.out.find("  wall-clock time  "), std::string::npos) << r.out;  // no ambiguous single figure
+  // The simulation's CPU time, split: user and system (page faults), both present and not negative.
+  EXPECT_GE(summary_value(r.out, "CPU time, simulation, user"), 0) << r.out;
+  EXPECT_GE(summary_value(r.out, "CPU time, simulation, system"), 0) << r.out;
   const std::string json = read_file(dir + "/out/stats.json");
   ASSERT_GT(json.size(), 1000u);
   EXPECT_EQ(json.find("wall"), std::string::npos);
+  EXPECT_EQ(json.find("CPU time"), std::string::npos);
 }
