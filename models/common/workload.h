@@ -85,11 +85,13 @@ class Workload {
 // Sees every executed store and every returned load (the testbench's golden-memory checker).
 // `warp_uid` identifies the warp within the kernel: cta_id * warps_per_cta + warp index in the CTA.
 // `seq` is the instruction's place in its warp's program order (it grows with every issue of the warp;
-// values of different warps are not comparable). A load is announced at issue (on_load_issue, with the
-// bytes [first, last] it may read), its bytes arrive at response (on_load, possibly after later stores of
-// the warp were issued) and its end is announced after its last response (on_load_done): program order says
-// the load reads memory as of its issue. Stores are reported at issue. Observers that ignore ordering need
-// not override the announcements.
+// values of different warps are not comparable). Stores are reported at issue. A load's bytes arrive at
+// response (on_load), possibly after later stores of its warp were issued: program order says the load
+// reads memory as of its issue. So before any later store of the warp is reported, the load is announced
+// (on_load_issue, with the bytes [first, last] it may read), and an announced load's end is announced
+// after its last response (on_load_done). The SM announces lazily (SmCore::announce_loads): a load that ends
+// before its warp stores again may never be announced, and needs nothing kept for it. Observers that
+// ignore ordering need not override the announcements.
 class MemObserver {
  public:
   virtual ~MemObserver() = default;

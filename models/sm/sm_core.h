@@ -67,6 +67,12 @@ class SmCore : public StreamingMultiprocessor {
   bool try_issue(uint64_t cycle);
   void issue(uint32_t slot, uint64_t cycle);
   void notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq, uint64_t order);
+  // Tells the observer of the warp's loads in flight it has not heard of yet (on_load_issue), oldest first.
+  // Done lazily, before the warp's next store is reported or when its list is full, not at each load's
+  // issue: a warp rarely stores while its loads are in flight (its stores usually wait for their data), and
+  // a load that ends before any later store of its warp needs no announcement at all. The golden checker's
+  // per-warp ordering state, cold with thousands of loads in flight (the H100 preset), is then never touched.
+  void announce_loads(uint32_t slot);
   bool limits_allow_head() const;
   void send_head(uint64_t cycle);
   bool on_response(Payload& t);
@@ -129,6 +135,7 @@ class SmCore : public StreamingMultiprocessor {
   size_t pipe_next_ = 0;
   uint32_t pipe_inst_ = 0;
   SlotTable<InstRecord> insts_;
+  std::vector<UnannouncedLoads> unannounced_;  // per warp slot (with an observer)
   SlotTable<LineSlot> lines_;
   uint32_t in_flight_ = 0;
   uint64_t request_seq_ = 0, store_seq_ = 0;

@@ -131,10 +131,18 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     w.unsent = n;
   }
   if (observer_) {
-    if (!load)
+    if (!load) {
+      if (unannounced_[slot].n) announce_loads(slot);  // the store may overwrite what they read
       notify_stores(inst, w.uid, seq, order);
-    else if (n > 0)  // its bytes come back later, maybe after later stores of the warp
-      observer_->on_load_issue(w.uid, order, lines_first_, lines_last_);
+    } else if (n > 0) {  // its bytes come back later, maybe after later stores of the warp
+      InstRecord& rec = insts_[pipe_inst_];
+      rec.announced = false;
+      rec.first = lines_first_;
+      rec.last = lines_last_;
+      UnannouncedLoads& u = unannounced_[slot];
+      if (u.n == UnannouncedLoads::kMax) announce_loads(slot);
+      u.inst[u.n++] = pipe_inst_;
+    }
   }
   // Pull the warp's next instruction now: its gap counts from this issue.
   pull_next(w);
@@ -195,6 +203,17 @@ void SmCore::release_registers(WarpSlot& w, const RegSet& writes) {
     uint64_t& ready = ready_cycle_[size_t(&w - warps_.data())];
     ready = std::max(ready, clock_.next_edge_cycle() + w.next.wait_gap);
   }
+}
+
+void SmCore::announce_loads(uint32_t slot) {
+  UnannouncedLoads& u = unannounced_[slot];
+  const uint64_t uid = warps_[slot].uid;
+  for (uint32_t i = 0; i < u.n; ++i) {
+    InstRecord& rec = insts_[u.inst[i]];
+    rec.announced = true;
+    observer_->on_load_issue(uid, rec.order, rec.first, rec.last);
+  }
+  u.n = 0;
 }
 
 bool SmCore::limits_allow_head() const {
@@ -297,7 +316,17 @@ bool SmCore::on_response(Payload& t) {
   if (--rec.lines_left == 0) {
     if (rec.kind == MemKind::Load) {
       load_latency_.add(clock_.next_edge_cycle() - rec.issue_cycle);
-      if (observer_) observer_->on_load_done(w.uid, rec.order);
+      if (observer_) {
+        if (rec.announced) {
+          observer_->on_load_done(w.uid, rec.order);
+        } else {  // never announced: no later store of the warp came while it was in flight
+          UnannouncedLoads& u = unannounced_[slot];
+          uint32_t i = 0;
+          while (i < u.n && u.inst[i] != line.inst) ++i;
+          if (i == u.n) throw std::logic_error(std::string(name()) + ": an unannounced load is not listed");
+          for (--u.n; i < u.n; ++i) u.inst[i] = u.inst[i + 1];
+        }
+      }
       if (rec.writes.any()) release_registers(w, rec.writes);
     }
     insts_.release(line.inst);

@@ -49,6 +49,18 @@ struct InstRecord {
   uint64_t issue_cycle = 0;
   RegSet writes;  // a load's destination registers, released from the scoreboard when its last line is back
   uint8_t width = 4;  // bytes per lane
+  // Loads with an observer: told to it (MemObserver::on_load_issue) yet? Until then first/last keep the
+  // bytes its lines cover, for the announcement (SmCore::announce_loads).
+  bool announced = false;
+  uint64_t first = 0, last = 0;
+};
+
+// A warp's loads in flight that the observer has not been told of, oldest first (SmCore::announce_loads):
+// at most kMax, then they are announced. 32 B, so a warp's list is half a host cache line.
+struct UnannouncedLoads {
+  static constexpr uint32_t kMax = 7;
+  uint32_t n = 0;
+  uint32_t inst[kMax];  // InstRecord indices
 };
 
 // Where each lane's access starts relative to a 128 B line: -15..127 (negative: the lane starts in the

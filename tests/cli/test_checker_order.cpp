@@ -87,6 +87,24 @@ TEST(CheckerOrder, LoadThenStoreToTheSameAddressPasses) {
   EXPECT_EQ(c.mismatches, 0);
 }
 
+// Eight loads in flight (tiny's per-warp limit), more than the SM keeps unannounced (it tells the checker of
+// the first seven when the eighth issues, and of the eighth at the store), then stores over the first and
+// the last: each load still sees the bytes from before the stores.
+TEST(CheckerOrder, StoresAfterManyLoadsInFlightPass) {
+  const Checked c = run_trace("many_ld_st", trace(1, 1, [](unsigned, unsigned) {
+                                std::vector<Inst> is;
+                                for (uint64_t i = 0; i < 8; ++i) is.push_back({"ld", 4, 0x1000 * (i + 1), 4});
+                                is.push_back({"st", 4, 0x1000, 4});
+                                is.push_back({"st", 4, 0x8000, 4});
+                                return is;
+                              }));
+  EXPECT_EQ(c.status, 0);
+  EXPECT_EQ(c.loads, 8 * 32);
+  EXPECT_EQ(c.bytes, 8 * 128);
+  EXPECT_EQ(c.mismatches, 0);
+  EXPECT_EQ(c.racy, 0);
+}
+
 TEST(CheckerOrder, ALoadAfterTheStoreSeesTheStore) {
   const Checked c =
       run_trace("ld_st_ld", trace(1, 1, [](unsigned, unsigned) {
