@@ -227,7 +227,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
   add_waiter(*e, t, a, set, uint32_t(way));
   if (fetch) {
     e->issued_chunks |= fetch;
-    queue_fetch(a.line, fetch, t);
+    queue_fetch(a.line, fetch, t, set, uint32_t(way), e->cookie);
   }
   return true;
 }
@@ -244,10 +244,14 @@ void LlcSlice::add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, ui
   e.waiters.push_back(&t);
 }
 
-void LlcSlice::queue_fetch(uint64_t line, uint8_t sectors, Payload& origin) {
+void LlcSlice::queue_fetch(uint64_t line, uint8_t sectors, Payload& origin, uint32_t set, uint32_t way,
+                           uint64_t slot) {
   Payload& d = env_.pool->allocate();
   make_fetch(d, line, sectors);
   MemReq& r = req_of(d);
+  r.origin_state[0] = &state(set, way);  // what process_fill() reads, for prefetch()
+  r.origin_state[1] = &miss_[slot];
+  r.origin_state[2] = &waiter(slot, 0);
   if (const MemReq* o = find_req(origin)) {  // who caused it, for DRAM statistics
     r.sm = o->sm;
     r.warp = o->warp;

@@ -183,6 +183,10 @@ void LlcSlice::prefetch(unsigned stage) const {
       const uint64_t key = keys_.key(line_of(t->get_address()));
       mshr_.prefetch(key);
       tags_.prefetch_set(tags_.set_of(key));  // a fill writes the set's masks and entries too
+      if (fill)  // the line state, miss slot and waiters its fetch named (queue_fetch)
+        if (const MemReq* r = PayloadPool::pooled_req(*t))
+          for (const void* p : r->origin_state)
+            if (p) prefetch_hint(p);
       break;
     }
   }

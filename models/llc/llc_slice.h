@@ -125,7 +125,10 @@ class LlcSlice : public LastLevelCache {
   bool plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slots, LlcStall& why);
   void commit_allocation(uint64_t key, uint32_t set, const Allocation& al, bool reserved);
   void add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, uint32_t set, uint32_t way);
-  void queue_fetch(uint64_t line, uint8_t sectors, Payload& origin);
+  // A DRAM read of the line's sectors for MSHR entry `slot` (the line at set/way): its fill will read
+  // those records, cold with 80 slices; the request carries their addresses for prefetch() to fetch ahead.
+  void queue_fetch(uint64_t line, uint8_t sectors, Payload& origin, uint32_t set, uint32_t way,
+                   uint64_t slot);
   void queue_writeback(uint32_t set, uint32_t way);
   bool writeback_in_flight(uint64_t line) const;
   // A write-back of `line` still waiting in the miss queue (a write-through may merge into it), or null.
