@@ -46,10 +46,11 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   uint16_t wait_mask = 0;
   // Free-form link for blocks that fan one request into another (L1 MSHR fill -> waiting requests).
   void* owner_cookie = nullptr;
-  // The originator's own records of this request (the SM: its line slot, instruction record and warp; an
+  // The originator's own records of this request (the SM: its line slot, instruction record and the two
+  // host cache lines of its warp; an
   // LLC slice's DRAM fetch: the line's state, miss slot and waiters), for whoever handles the response to
   // prefetch before it runs into them. Hints, never read through; null where the originator gives none.
-  static constexpr int kOriginHints = 3;
+  static constexpr int kOriginHints = 4;
   const void* origin_state[kOriginHints] = {};
 
   void push_route(uint16_t port) { route[hops++] = port; }

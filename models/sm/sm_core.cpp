@@ -64,7 +64,6 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
   warps_.resize(p.max_warps);
   waiting_.resize(p.max_warps);
   ready_cycle_.resize(p.max_warps);
-  unannounced_.resize(p.max_warps);
   // At most this many lines are in flight under both limits; instructions: one per line in flight plus the
   // one in the pipeline. The tables create entries when first needed, so a generous limit costs nothing.
   const size_t max_lines = size_t(

@@ -98,7 +98,7 @@ class SmCore : public StreamingMultiprocessor {
   }
   // The warp's next instruction waits for registers its in-flight loads still write.
   bool blocked_on_loads(const WarpSlot& w) const {
-    return p_.scoreboard && w.pending.intersects(w.next.waits_on);
+    return p_.scoreboard && w.pending.intersects(w.next_waits_on);
   }
   void release_registers(WarpSlot& w, const RegSet& writes);
   void fill_store(Payload& t, const LineRequest& l, uint64_t store_seq) const;
@@ -135,7 +135,6 @@ class SmCore : public StreamingMultiprocessor {
   size_t pipe_next_ = 0;
   uint32_t pipe_inst_ = 0;
   SlotTable<InstRecord> insts_;
-  std::vector<UnannouncedLoads> unannounced_;  // per warp slot (with an observer)
   SlotTable<LineSlot> lines_;
   uint32_t in_flight_ = 0;
   uint64_t request_seq_ = 0, store_seq_ = 0;

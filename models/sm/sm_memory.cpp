@@ -36,6 +36,7 @@ void SmCore::pull_next(WarpSlot& w) {
   if (!w.has_next) return;
   WarpInst& n = w.next;
   copy_all_but_addresses(n, pull_);
+  w.next_waits_on = pull_.waits_on;
   uint64_t stride = 0;
   w.next_strided = uniform_stride(pull_.active_mask, pull_.addr, stride) && stride == pull_.width;
   if (w.next_strided)
@@ -132,14 +133,14 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   }
   if (observer_) {
     if (!load) {
-      if (unannounced_[slot].n) announce_loads(slot);  // the store may overwrite what they read
+      if (w.unannounced.n) announce_loads(slot);  // the store may overwrite what they read
       notify_stores(inst, w.uid, seq, order);
     } else if (n > 0) {  // its bytes come back later, maybe after later stores of the warp
       InstRecord& rec = insts_[pipe_inst_];
       rec.announced = false;
       rec.first = lines_first_;
       rec.last = lines_last_;
-      UnannouncedLoads& u = unannounced_[slot];
+      UnannouncedLoads& u = w.unannounced;
       if (u.n == UnannouncedLoads::kMax) announce_loads(slot);
       u.inst[u.n++] = pipe_inst_;
     }
@@ -196,9 +197,9 @@ void SmCore::fill_store(Payload& t, const LineRequest& l, uint64_t store_seq) co
 // once no other in-flight load holds one of its registers, and then after the compute instructions between
 // the first reader and it (WarpInst::wait_gap).
 void SmCore::release_registers(WarpSlot& w, const RegSet& writes) {
-  const bool waited = w.has_next && w.next.waits_on.intersects(writes);
+  const bool waited = w.has_next && w.next_waits_on.intersects(writes);
   w.pending.remove(writes);
-  if (waited && !w.pending.intersects(w.next.waits_on)) {
+  if (waited && !w.pending.intersects(w.next_waits_on)) {
     ++scoreboard_waits_;
     uint64_t& ready = ready_cycle_[size_t(&w - warps_.data())];
     ready = std::max(ready, clock_.next_edge_cycle() + w.next.wait_gap);
@@ -206,7 +207,7 @@ void SmCore::release_registers(WarpSlot& w, const RegSet& writes) {
 }
 
 void SmCore::announce_loads(uint32_t slot) {
-  UnannouncedLoads& u = unannounced_[slot];
+  UnannouncedLoads& u = warps_[slot].unannounced;
   const uint64_t uid = warps_[slot].uid;
   for (uint32_t i = 0; i < u.n; ++i) {
     InstRecord& rec = insts_[u.inst[i]];
@@ -256,7 +257,8 @@ void SmCore::send_head(uint64_t cycle) {
   r.id = (request_seq_++ << kSlotBits) | ls;
   r.origin_state[0] = &slot;  // what on_response reads first, for the L1 to prefetch
   r.origin_state[1] = &rec;
-  r.origin_state[2] = &w;
+  r.origin_state[2] = &w;  // its first two lines (WarpSlot)
+  r.origin_state[3] = &w.next_waits_on;
   r.issue_ps = Clock::now_ps();
   --w.unsent;
   ++w.in_flight;
@@ -320,7 +322,7 @@ bool SmCore::on_response(Payload& t) {
         if (rec.announced) {
           observer_->on_load_done(w.uid, rec.order);
         } else {  // never announced: no later store of the warp came while it was in flight
-          UnannouncedLoads& u = unannounced_[slot];
+          UnannouncedLoads& u = w.unannounced;
           uint32_t i = 0;
           while (i < u.n && u.inst[i] != line.inst) ++i;
           if (i == u.n) throw std::logic_error(std::string(name()) + ": an unannounced load is not listed");
