@@ -257,7 +257,7 @@ void SmCore::send_head(uint64_t cycle) {
   r.id = (request_seq_++ << kSlotBits) | ls;
   r.origin_state[0] = &slot;  // what on_response reads first, for the L1 to prefetch
   r.origin_state[1] = &rec;
-  r.origin_state[2] = &w;  // its first two lines (WarpSlot)
+  r.origin_state[2] = &w;  // the warp slot's first line, then its second
   r.origin_state[3] = &w.next_waits_on;
   r.issue_ps = Clock::now_ps();
   --w.unsent;
