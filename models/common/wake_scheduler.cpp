@@ -106,6 +106,29 @@ void WakeScheduler::notify_at(Wakeup& w, uint64_t t) {
   }
 }
 
+void Wakeup::cancel() {
+  sched_->cancel(*this);
+}
+
+void WakeScheduler::cancel(Wakeup& w) {
+  if (w.delta_) {
+    w.delta_ = false;
+    for (size_t i = 0; i < delta_.size(); ++i)
+      if (delta_[i] == &w) {
+        delta_.erase(delta_.begin() + std::ptrdiff_t(i));
+        break;
+      }
+  }
+  w.pending_ = Wakeup::kNone;  // its bucket entry goes stale
+  if (in_run_) return;         // run() re-arms when its batch is done
+  // Re-arm from the blocks still due, so that the kernel has no event pending for the cancelled one.
+  ev_.cancel();
+  armed_ = Wakeup::kNone;
+  delta_armed_ = false;
+  now_ = sc_core::sc_time_stamp().value();
+  arm(false);  // between kernel runs: nothing to pause
+}
+
 void WakeScheduler::run() {
   in_run_ = true;
   armed_ = Wakeup::kNone;
@@ -170,7 +193,7 @@ void WakeScheduler::fire_batch() {
   }
 }
 
-void WakeScheduler::arm() {
+void WakeScheduler::arm(bool may_pause) {
   if (!delta_.empty()) {
     ev_.notify(sc_core::SC_ZERO_TIME);
     delta_armed_ = true;
@@ -181,7 +204,7 @@ void WakeScheduler::arm() {
     for (size_t k = 0; k < live_; ++k)
       if (first == live_ || buckets_[k].time < buckets_[first].time) first = k;
     if (first == live_) {  // idle: no block is due
-      if (pause_when_idle_) sc_core::sc_pause();
+      if (pause_when_idle_ && may_pause) sc_core::sc_pause();
       return;
     }
     if (live(buckets_[first])) {

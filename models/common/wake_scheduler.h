@@ -57,6 +57,8 @@ class Wakeup {
   // Run at the absolute time of `ps` picoseconds (not in the future: the next delta cycle); blocks that
   // count cycles know the edge's absolute time, which saves building an sc_time.
   inline void notify_at_ps(uint64_t ps);
+  // Drops the pending notification, timed or delta, if any (a timer whose purpose is gone: the run ended).
+  void cancel();
   // Calls fn(obj) once, as a method activation (a kernel process is running: the scheduler's).
   void fire() { fn_(obj_); }
 
@@ -86,6 +88,8 @@ class WakeScheduler : public sc_core::sc_module {
   uint32_t add(Wakeup& w);
   // At absolute time t (kernel ticks); t <= now: the next delta cycle.
   void notify_at(Wakeup& w, uint64_t t);
+  // Wakeup::cancel: w is no longer due; the kernel event follows the earliest block still due.
+  void cancel(Wakeup& w);
   // Elaboration only: run the blocks from a thread process, so that they may call sc_core::wait.
   void allow_waiting() { waiting_allowed_ = true; }
   bool waiting_allowed() const { return waiting_allowed_; }
@@ -123,8 +127,8 @@ class WakeScheduler : public sc_core::sc_module {
   // The process is made when elaboration ends, once the blocks have said whether they wait.
   void before_end_of_elaboration() override;
   void run();
-  void run_thread();  // allow_waiting(): run() from a thread, once per notification of ev_
-  void arm();         // (re)notify the kernel event for the earliest pending instant
+  void run_thread();                // allow_waiting(): run() from a thread, once per notification of ev_
+  void arm(bool may_pause = true);  // (re)notify the kernel event for the earliest pending instant
   void add_to_bucket(uint64_t t, uint32_t id);
   bool live(const Bucket& b) const;  // holds an id still due at b.time
   void drop(size_t k);               // bucket k leaves the live set

@@ -200,6 +200,13 @@ void LlcModeController::finish(uint64_t c) {
   }
 }
 
+void LlcModeController::stop_timers() {
+  force_every_ = 0;
+  if (phase_ != Phase::Idle || next_force_ == UINT64_MAX) return;
+  next_force_ = UINT64_MAX;
+  wake_.cancel();
+}
+
 void LlcModeController::kernel_end_flush() {
   if (mode_ != LlcMode::Private && !any_private_) return;
   ++kernel_flushes_;

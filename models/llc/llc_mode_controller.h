@@ -64,6 +64,9 @@ class LlcModeController : public sc_core::sc_module {
   // Private mode: the kernel-end flush of the private slices (software coherence, paper 004 section 4.1:
   // when the L1s are flushed the private LLC is too). Nothing is in flight at a kernel end.
   void kernel_end_flush();
+  // The run is over (the test bench's end of the workload): a pending forced switch is dropped, so that the
+  // end-of-run drain waits for traffic only. A switch in progress goes on (its traffic is traffic).
+  void stop_timers();
 
  private:
   void start_of_simulation() override;

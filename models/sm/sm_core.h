@@ -53,6 +53,7 @@ class SmCore : public StreamingMultiprocessor {
   size_t table_entries() const { return insts_.created() + lines_.created(); }
   // When the last response arrived (0 before the first): the run's livelock watchdog counts from it.
   uint64_t last_response_ps() const override { return last_response_ps_; }
+  uint64_t in_flight_since_ps() const override { return in_flight_ ? in_flight_since_ps_ : kNoneInFlight; }
   // The byte a store writes at addr: a fixed function of the SM, its store counter and the address, so
   // every store instruction leaves a recognisable pattern.
   static uint8_t store_byte(unsigned sm_id, uint64_t store_seq, uint64_t addr);
@@ -141,6 +142,7 @@ class SmCore : public StreamingMultiprocessor {
   uint64_t issue_order_ = 0;  // instructions issued: a warp's program order, told to the observer
   uint64_t lines_first_ = 0, lines_last_ = 0;  // scratch of issue(): first and last byte of a load's lines
   uint64_t last_response_ps_ = 0;
+  uint64_t in_flight_since_ps_ = 0;  // when in_flight_ last went from 0 to 1
 
   // Cycle bookkeeping (UINT64_MAX = never).
   uint64_t last_issue_cycle_ = UINT64_MAX, last_send_cycle_ = UINT64_MAX;

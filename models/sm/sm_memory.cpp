@@ -263,7 +263,7 @@ void SmCore::send_head(uint64_t cycle) {
   --w.unsent;
   ++w.in_flight;
   update_eligible(rec.warp_slot);
-  ++in_flight_;
+  if (in_flight_++ == 0) in_flight_since_ps_ = r.issue_ps;
   if (in_flight_ > max_in_flight_.value) max_in_flight_.value = in_flight_;
   ++requests_;
   in_flight_probe_.set(in_flight_);

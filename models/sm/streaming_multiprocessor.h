@@ -48,6 +48,10 @@ class StreamingMultiprocessor : public sc_core::sc_module {
   virtual uint64_t warp_insts() const = 0;
   // When the last response arrived (0 before the first): the run's livelock watchdog counts from it.
   virtual uint64_t last_response_ps() const = 0;
+  // Since when this SM has had a request in flight without a break (the send that ended its last moment
+  // with none), or kNoneInFlight while it has none.
+  static constexpr uint64_t kNoneInFlight = ~uint64_t(0);
+  virtual uint64_t in_flight_since_ps() const = 0;
   virtual const SmParams& params() const = 0;
   virtual const Clock& clock() const = 0;
   virtual const StatGroup& stats() const = 0;

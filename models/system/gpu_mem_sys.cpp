@@ -239,6 +239,21 @@ void GpuMemSys::pause_when_idle() {
   wake_->pause_when_idle();
 }
 
+void GpuMemSys::stop_timers() {
+  if (adaptive_ctl_) adaptive_ctl_->stop_timers();
+  if (mode_ctl_) mode_ctl_->stop_timers();
+}
+
+std::optional<uint64_t> GpuMemSys::waiting_since_ps() const {
+  std::optional<uint64_t> since;
+  for (const auto& sm : sms_) {
+    const uint64_t s = sm->in_flight_since_ps();
+    if (s != StreamingMultiprocessor::kNoneInFlight && (!since || s < *since)) since = s;
+  }
+  if (since) since = std::max(*since, last_response_ps());
+  return since;
+}
+
 uint64_t GpuMemSys::last_response_ps() const {
   uint64_t ps = 0;
   for (const auto& sm : sms_) ps = std::max(ps, sm->last_response_ps());

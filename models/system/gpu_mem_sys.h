@@ -118,6 +118,14 @@ class GpuMemSys : public sc_core::sc_module {
   // current instant), or nullopt when it is idle. Call between sc_start calls. Activity of a stand-in's own
   // processes (GpuMemSysOptions) is not seen.
   std::optional<sc_core::sc_time> next_activity() const;
+  // The run is over (every workload done): the controllers' timers (adaptive windows and epochs, forced
+  // switches) are dropped, so that what stays pending is traffic still in flight and it drains. A launch
+  // after this gets no windows or forced switches.
+  void stop_timers();
+  // When the oldest wait for a response began: the latest of the last response an SM received and the
+  // moment the SMs went from no request in flight to one; nullopt while no SM has a request in flight
+  // (the run waits for a timer, e.g. a compute gap: no livelock can be going on).
+  std::optional<uint64_t> waiting_since_ps() const;
   // From now on the kernel pauses (sc_core::sc_pause) at the instant the model goes idle, so sc_start(d)
   // returns there, as it would by starvation without background clocks.
   void pause_when_idle();

@@ -191,6 +191,31 @@ uint64_t GpuSystem::completed_requests() const {
   return uint64_t(sum_prefix(root_, "sm", "responses"));
 }
 
+// What the run waits for, one line: the blocks whose requests and responses differ (the first few), or,
+// when every request has its response, the next pending activity (a timer).
+std::string GpuSystem::outstanding_summary() const {
+  std::string report;
+  if (all_requests_answered(&report)) {
+    const std::optional<sc_core::sc_time> next = mem_->next_activity();
+    return next ? "no request is outstanding; the next pending activity is at " + next->to_string()
+                : "no request is outstanding";
+  }
+  std::string out;
+  size_t shown = 0, total = 0;
+  for (size_t pos = 0; pos < report.size();) {
+    size_t nl = report.find('\n', pos);
+    if (nl == std::string::npos) nl = report.size();
+    if (nl > pos && shown < 4) {
+      out += (shown ? "; " : "") + report.substr(pos, nl - pos);
+      ++shown;
+    }
+    if (nl > pos) ++total;
+    pos = nl + 1;
+  }
+  if (total > shown) out += "; and " + std::to_string(total - shown) + " more blocks";
+  return out;
+}
+
 bool GpuSystem::all_requests_answered(std::string* report) const {
   bool ok = true;
   std::ostringstream os;
@@ -265,10 +290,15 @@ bool GpuSystem::model_pending() const {
 // W571), and a limit stops the kernel exactly at its instant, before anything of that instant has run. With
 // background clocks the next pending instant is the model's, not the next clock edge: the step jumps there
 // (the clocks tick through on the way) and ends at the slice's end or where the model went idle.
+sc_core::sc_time GpuSystem::next_pending() const {
+  return mem_->has_background_clocks()
+             ? *mem_->next_activity()
+             : sat_add(sc_core::sc_time_stamp(), sc_core::sc_time_to_pending_activity());
+}
+
 void GpuSystem::step_towards(const sc_core::sc_time& limit) {
   const sc_time now = sc_core::sc_time_stamp();
-  const sc_time next = mem_->has_background_clocks() ? *mem_->next_activity()
-                                                     : sat_add(now, sc_core::sc_time_to_pending_activity());
+  const sc_time next = next_pending();
   try {
     if (next >= limit)  // nothing happens before the limit: move time to it
       sc_core::sc_start(limit - now, sc_core::SC_RUN_TO_TIME);
@@ -315,25 +345,48 @@ RunResult GpuSystem::run() {
   // The limits, exact in simulated time. The run stops at the start of the limit's instant: what would have
   // happened at that instant (a request completing, the last warp finishing) is too late.
   //  - system.max_time_us: at that time after the start of the run, if the workload has not finished.
-  //  - system.watchdog_us (livelock): at watchdog_us after the last completed request (a response received by
-  //    an SM), or after the start of the run while none has completed, whatever else is still going on.
+  //  - system.watchdog_us (livelock): while a request waits for its response, at watchdog_us after the
+  //    later of the last completed request (a response received by an SM) and the moment the SMs went from
+  //    no request in flight to one. While no SM has a request in flight the run waits for timers (a compute
+  //    gap, a controller's window): no livelock; traffic of the memory system alone (a reconfiguration's
+  //    write-backs) must then answer a request every watchdog_us, as in the end-of-run drain.
   const sc_time watchdog = us_time(cfg_.system.watchdog_us);
   const sc_time max_at = cfg_.system.max_time_us ? sat_add(run_start_, us_time(cfg_.system.max_time_us))
                                                  : sc_core::sc_max_time();
+  double answered = -1;  // total_responses() when the SMs last had nothing in flight, and when it moved
+  sc_time moved = run_start_;
   while (!all_done()) {
-    const sc_time now = sc_core::sc_time_stamp(), last = last_completion();
-    const sc_time watchdog_at = sat_add(last, watchdog);
+    const sc_time now = sc_core::sc_time_stamp();
     if (now >= max_at) {
       res.error = "reached system.max_time_us (" + std::to_string(cfg_.system.max_time_us) +
                   " us) before the workload finished, at " + now.to_string();
       break;
     }
+    sc_time watchdog_at = sc_core::sc_max_time();
+    std::string since;
+    if (const std::optional<uint64_t> waiting = mem_->waiting_since_ps()) {
+      const sc_time from = std::max(run_start_, Clock::ps(*waiting)), last = last_completion();
+      watchdog_at = sat_add(from, watchdog);
+      since = completed_requests() && last >= from
+                  ? "the last completed at " + last.to_string()
+                  : "none since a request was sent at " + from.to_string() +
+                        (completed_requests() ? " (the last completed at " + last.to_string() + ")" : "");
+      answered = -1;
+    } else if (!all_requests_answered(nullptr)) {  // the memory system's own traffic: it must move
+      const double a = total_responses();
+      if (a != answered) {
+        answered = a;
+        moved = now;
+      }
+      watchdog_at = sat_add(moved, watchdog);
+      since = "no SM request in flight, no block answered a request since " + moved.to_string();
+    } else {
+      answered = -1;
+    }
     if (now >= watchdog_at) {
-      const std::string since = completed_requests() ? "the last completed at " + last.to_string()
-                                                     : "none since the run started at " + last.to_string();
       res.error = "no request completed for " + std::to_string(cfg_.system.watchdog_us) +
                   " us of simulated time (livelock, system.watchdog_us): " + since + ", stopped at " +
-                  now.to_string();
+                  now.to_string() + "; waiting for: " + outstanding_summary();
       break;
     }
     if (!model_pending()) {
@@ -341,6 +394,9 @@ RunResult GpuSystem::run() {
                   " but the workload is not finished";
       break;
     }
+    // With no request waiting, a request sent in this step waits from its send, at or after the next
+    // pending instant: a step of at most the watchdog from there cannot pass that request's limit.
+    if (watchdog_at == sc_core::sc_max_time()) watchdog_at = sat_add(next_pending(), watchdog);
     step_towards(std::min(watchdog_at, max_at));
     auto wall = clk::now();
     if (opt_.progress && wall - last_print > std::chrono::seconds(2)) {
@@ -353,7 +409,10 @@ RunResult GpuSystem::run() {
     }
   }
   if (printed) std::fprintf(stderr, "\n");
-  if (res.error.empty()) drain(res);
+  if (res.error.empty()) {
+    mem_->stop_timers();  // what stays pending is traffic: the drain waits for it alone
+    drain(res);
+  }
   res.finished = all_done() && res.error.empty();
   res.sim_time_ns = finish_ps() / 1e3;
   res.wall_seconds = std::chrono::duration<double>(clk::now() - t0).count();
@@ -389,7 +448,8 @@ void GpuSystem::drain(RunResult& res) {
       res.error =
           "in-flight traffic did not drain after the workload finished: no block answered a request "
           "for " +
-          std::to_string(cfg_.system.watchdog_us) + " us (system.watchdog_us), at " + now.to_string();
+          std::to_string(cfg_.system.watchdog_us) + " us (system.watchdog_us), at " + now.to_string() +
+          "; waiting for: " + outstanding_summary();
       return;
     }
     step_towards(limit);

@@ -81,6 +81,8 @@ class GpuSystem {
   const SystemConfig& config() const { return cfg_; }
   // Every block that counts requests and responses has equal counts; otherwise lists the offenders.
   bool all_requests_answered(std::string* report) const;
+  // What the run waits for, one line (the watchdog's and the drain's errors).
+  std::string outstanding_summary() const;
 
   // --vcd: ConfigError if a --trace glob selects no block (call before run()).
   void check_trace_selection() const;
@@ -94,6 +96,7 @@ class GpuSystem {
   sc_core::sc_time last_completion() const;  // the last response an SM received (the run's start if none)
   double total_responses() const;            // responses counted by every block: moves while traffic moves
   bool model_pending() const;                // the model (not a background clock) has an event pending
+  sc_core::sc_time next_pending() const;     // the model's next pending instant (model_pending() holds)
   void step_towards(const sc_core::sc_time& limit);
   void drain(RunResult& res);
   double finish_ps() const;  // when the last warp finished (now, while running)

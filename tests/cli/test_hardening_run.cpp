@@ -144,32 +144,77 @@ TEST_F(HardeningRun, MaxTimeStopsExactlyBetweenFarEvents) {
   EXPECT_EQ(summary_value(r.out, "simulated time"), 100000.0) << r.out;
 }
 
-// The first kernel completes requests; the second waits 35.7 us before its first instruction. With a 5 us
-// watchdog the run stops exactly 5 us after the last completed request, not at a slice boundary.
+// Loads wait for a 1 MHz DRAM (microseconds per command) after the LLC has acknowledged the stores: with a
+// 5 us watchdog the run stops exactly 5 us after the last completed request, not at a slice boundary, and
+// says what it waited for.
 TEST_F(HardeningRun, WatchdogFiresExactlyAfterTheLastCompletion) {
-  CliResult r = run_tiny(write_workload(small_with_gaps("1", "50000")), "--set system.watchdog_us=5");
+  CliResult r =
+      run_tiny(gms_src("configs/workloads/small.yaml"), "--set dram.clock_mhz=1 --set system.watchdog_us=5");
   EXPECT_EQ(r.status, 3) << r.out;
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.out, m,
                                 std::regex("no request completed for 5 us of simulated time \\(livelock, "
                                            "system.watchdog_us\\): the last completed at ([^,]+), stopped at "
-                                           "([^\n]+)\n")))
+                                           "([^;]+); waiting for: ([^\n]+)\n")))
       << r.out;
   const double last = ps_of(m[1].str()), stopped = ps_of(m[2].str());
   EXPECT_GT(last, 0) << r.out;
   EXPECT_EQ(stopped - last, 5e6) << r.out;
   EXPECT_NEAR(summary_value(r.out, "simulated time"), stopped / 1e3, 0.05) << r.out;
+  // The SM, its L1 and the LLC still hold requests without responses (the loads waiting for the DRAM).
+  EXPECT_TRUE(std::regex_search(m[3].str(), std::regex("sm0: [0-9]+ requests, [0-9]+ responses"))) << r.out;
 }
 
-// No request ever completes before the watchdog: it counts from the start of the run.
-TEST_F(HardeningRun, WatchdogCountsFromTheStartWhenNothingCompleted) {
-  CliResult r = run_tiny(write_workload(small_with_gaps("50000", "50000")), "--set system.watchdog_us=5");
+// No request completes before the watchdog: loads only, each waiting for a 1 MHz DRAM, the first sent after
+// 1,000 compute cycles. The watchdog counts from that first request, not from the start of the run.
+TEST_F(HardeningRun, WatchdogCountsFromTheFirstRequestWhenNothingCompleted) {
+  const std::string loads =
+      "workload:\n  name: loads\n  kernels:\n    - name: read\n      pattern: streaming\n      grid: 2\n"
+      "      block: 64\n      insts_per_warp: 2\n      width: 4\n      gap: 1000\n      base: 0x100000\n";
+  CliResult r = run_tiny(write_workload(loads), "--set dram.clock_mhz=1 --set system.watchdog_us=5");
   EXPECT_EQ(r.status, 3) << r.out;
-  EXPECT_NE(r.out.find("no request completed for 5 us of simulated time (livelock, system.watchdog_us): none "
-                       "since the run started at 0 s, stopped at 5 us"),
-            std::string::npos)
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m,
+                                std::regex("no request completed for 5 us of simulated time \\(livelock, "
+                                           "system.watchdog_us\\): none since a request was sent at ([^,]+), "
+                                           "stopped at ([^;]+); waiting for: ")))
       << r.out;
-  EXPECT_EQ(summary_value(r.out, "simulated time"), 5000.0) << r.out;
+  const double sent = ps_of(m[1].str()), stopped = ps_of(m[2].str());
+  EXPECT_GE(sent, 1000 * 714.0) << r.out;  // after the first gap (an SM cycle is 714 ps)
+  EXPECT_EQ(stopped - sent, 5e6) << r.out;
+}
+
+// A compute gap is a timer, not a livelock: nothing waits for a response while the warps compute. Between the
+// kernels (the first completes its requests) every warp computes 35.7 us before its first instruction, and a
+// 5 us watchdog does not fire; nor does the default one during gaps of 2^32 - 1 cycles (3.07 s each).
+TEST_F(HardeningRun, ComputeGapLongerThanTheWatchdogIsNoLivelock) {
+  CliResult r = run_tiny(write_workload(small_with_gaps("1", "50000")), "--set system.watchdog_us=5");
+  expect_clean_finish(r);
+  EXPECT_GE(summary_value(r.out, "simulated time"), 8 * 50000 * 0.714) << r.out;
+}
+
+TEST_F(HardeningRun, ComputeGapOfTwoToThe32CyclesFinishes) {
+  CliResult r = run_tiny(write_workload(small_with_gaps("4294967295", "1")), "");
+  expect_clean_finish(r);
+  EXPECT_GE(summary_value(r.out, "simulated time"), 8 * 4294967295.0 * 0.714) << r.out;  // 714 ps cycles
+  EXPECT_EQ(r.out.find("livelock"), std::string::npos) << r.out;
+}
+
+// Controller timers far beyond the last request are not traffic: the run ends when the traffic has drained.
+// A forced LLC switch every 10^9 cycles (1.4 s) and an adaptive LLC whose first window closes after 10^11
+// cycles used to end in "in-flight traffic did not drain" (exit 3) after the workload finished.
+TEST_F(HardeningRun, FarForcedSwitchIsNotUndrainedTraffic) {
+  CliResult r = run_tiny(gms_src("configs/workloads/small.yaml"), "--set llc.force_switch_cycles=1000000000");
+  expect_clean_finish(r);
+  EXPECT_LT(summary_value(r.out, "simulated time"), 1e6) << r.out;
+}
+
+TEST_F(HardeningRun, FarAdaptiveWindowIsNotUndrainedTraffic) {
+  CliResult r = run_tiny(gms_src("configs/workloads/small.yaml"),
+                         "--set llc.mode=adaptive --set llc.adaptive.epoch_cycles=1000000000000 "
+                         "--set llc.adaptive.profile_cycles=100000000000");
+  expect_clean_finish(r);
+  EXPECT_LT(summary_value(r.out, "simulated time"), 1e6) << r.out;
 }
 
 // 128 SMs with the largest in-flight limit: each SM used to fill 65,535 instruction records (~22 MB) up

@@ -302,3 +302,29 @@ TEST(WakeScheduler, ShortBatchesRunNoPrefetchHooks) {
   }
   EXPECT_EQ(runs, n_short + n_full);
 }
+
+// cancel() drops a pending notification, timed or delta: between kernel runs the kernel then has nothing
+// pending for it (a run's end is not held open by a cancelled timer), and from inside a run the cancelled
+// block does not run while the others still do.
+TEST(WakeScheduler, CancelDropsTheNotificationAndTheKernelEvent) {
+  WakeScheduler sched("wake");
+  std::vector<std::string> log;
+  Client a("a", &log, &sched), b("b", &log, &sched), c("c", &log, &sched);
+  Driver d("d");
+  d.body = [&] {
+    a.wake.notify(sc_time(5, SC_NS));
+    b.wake.notify(sc_time(1000000, SC_NS));  // a far timer, cancelled between kernel runs below
+    c.wake.notify(sc_core::SC_ZERO_TIME);
+    c.wake.cancel();  // a delta notification, cancelled inside the run
+  };
+  sc_core::sc_start(sc_time(10, SC_NS));
+  EXPECT_EQ(times_of(log), (std::vector<std::string>{"a@5"}));
+  EXPECT_TRUE(sc_core::sc_pending_activity());
+  EXPECT_EQ(sched.next_wake(), sc_time(1000000, SC_NS).value());
+  b.wake.cancel();
+  EXPECT_EQ(sched.next_wake(), WakeScheduler::kNever);
+  EXPECT_FALSE(sc_core::sc_pending_activity());
+  b.wake.notify(sc_time(3, SC_NS));  // usable again after a cancel
+  sc_core::sc_start();
+  EXPECT_EQ(times_of(log), (std::vector<std::string>{"a@5", "b@13"}));
+}

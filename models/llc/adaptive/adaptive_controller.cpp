@@ -75,11 +75,17 @@ uint64_t AdaptiveLlcController::slice_sum(const char* counter) const {
 }
 
 void AdaptiveLlcController::schedule() {
-  if (finished_ && finished_()) return;  // nothing left to profile: let the simulation end
+  if (stopped_ || (finished_ && finished_())) return;  // nothing left to profile: let the simulation end
   const uint64_t at = next_event();
   if (at == scheduled_) return;
   scheduled_ = at;
   wake_.notify_at_ps(clock_.edge_ps(at));
+}
+
+void AdaptiveLlcController::stop_timers() {
+  stopped_ = true;
+  scheduled_ = UINT64_MAX;
+  wake_.cancel();
 }
 
 void AdaptiveLlcController::begin_epoch() {

@@ -40,6 +40,9 @@ class AdaptiveLlcController : public sc_core::sc_module {
   }
   // A kernel starts (the previous one's end hook): Rule 3 and a new window.
   void on_kernel_launch();
+  // The run is over: the pending window or epoch boundary is dropped, so that the end-of-run drain waits
+  // for traffic only (a switch in progress is the mode controller's and goes on).
+  void stop_timers();
   // The decisions so far, one line each (the mode timeline).
   const std::vector<std::string>& timeline() const { return timeline_; }
 
@@ -72,6 +75,7 @@ class AdaptiveLlcController : public sc_core::sc_module {
   uint64_t private_since_acc_ = 0, private_since_hits_ = 0;
   std::vector<std::string> timeline_;
   std::function<bool()> finished_;  // the workload is done: no more windows or epochs
+  bool stopped_ = false;            // stop_timers(): the run is over
 
   StatGroup stats_;
   Counter& windows_;
