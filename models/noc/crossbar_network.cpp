@@ -51,6 +51,19 @@ void CrossbarNetwork::attach_port_probes() {
     probe_out_grants_[o].attach(tf_, scope_, "out" + std::to_string(o) + "_grants");
 }
 
+uint64_t CrossbarNetwork::footprint(const NocParams& p, unsigned inputs, unsigned outputs) {
+  // Per output: a counter and a formula with their names and descriptions, measured.
+  constexpr uint64_t kOutputStats = 512;
+  uint64_t fifo = 1;  // a RingQueue rounds its capacity up to a power of two
+  while (fifo < p.input_buffer_flits) fifo <<= 1;
+  const uint64_t in_words = (uint64_t(inputs) + 63) / 64;
+  uint64_t b = uint64_t(inputs) * (sizeof(Input) + fifo * sizeof(Packet) + sizeof(SwitchRequest));
+  b += uint64_t(outputs) * (sizeof(Output) + 8 * sizeof(Packet) + kOutputStats);
+  b += (uint64_t(outputs) + 1) * in_words * sizeof(uint64_t) +
+       uint64_t(outputs) * 2 * sizeof(uint64_t);                                 // arbiter
+  return b + 4 * (in_words + (uint64_t(outputs) + 63) / 64) * sizeof(uint64_t);  // active sets
+}
+
 void CrossbarNetwork::resize(unsigned inputs, unsigned outputs) {
   in_.assign(inputs, Input{});
   out_.assign(outputs, Output{});

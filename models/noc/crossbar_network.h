@@ -42,6 +42,10 @@ class CrossbarNetwork final : public PacketNetwork {
   CrossbarNetwork(const CrossbarNetwork&) = delete;
   CrossbarNetwork& operator=(const CrossbarNetwork&) = delete;
 
+  // The bytes resize(inputs, outputs) allocates: input buffers (input_buffer_flits packets each), output
+  // pipes, arbiter state and per-output statistics. For the memory budget (models/system/memory_budget.h).
+  static uint64_t footprint(const NocParams& p, unsigned inputs, unsigned outputs);
+
   // Port counts are known after binding; also registers the per-output statistics.
   void resize(unsigned inputs, unsigned outputs) override;
   unsigned inputs() const { return unsigned(in_.size()); }

@@ -152,6 +152,22 @@ void NetworkInterconnect::gate_changed(unsigned g) {
   if (listener_) listener_(g, s);
 }
 
+uint64_t NetworkInterconnect::footprint(const NocParams& p, unsigned ups, unsigned downs,
+                                        unsigned slices_per_mc) {
+  // Per port: the AT port with its callbacks, and the socket binding SystemC keeps, measured.
+  constexpr uint64_t kPortBinding = 512;
+  uint64_t b = uint64_t(ups) * (sizeof(AtTargetPort) + kPortBinding) +
+               uint64_t(downs) * (sizeof(AtInitiatorPort) + kPortBinding);
+  if (p.type == "full")
+    return b + CrossbarNetwork::footprint(p, ups, downs) + CrossbarNetwork::footprint(p, downs, ups);
+  for (bool reply : {false, true}) {
+    const Topology t =
+        build_topology(p, reply ? downs : ups, reply ? ups : downs, reply, slices_per_mc, false);
+    b += FlitNetwork::footprint(p, t) + sizeof(Topology) + t.routers.size() * sizeof(Topology::Router);
+  }
+  return b;
+}
+
 std::unique_ptr<PacketNetwork> NetworkInterconnect::make_network(const char* name,
                                                                  PacketNetwork::Hooks& hooks, bool reply) {
   const unsigned ins = reply ? down.size() : up.size(), outs = reply ? up.size() : down.size();

@@ -27,6 +27,11 @@ class NetworkInterconnect : public Interconnect, private McRouterControl {
   NetworkInterconnect(sc_core::sc_module_name name, const NocParams& p, RouteFn route, const BlockEnv& env,
                       unsigned slices_per_mc = 1);
 
+  // The bytes both networks of noc.type p.type allocate with `ups` L1 ports and `downs` LLC-slice ports,
+  // the ports' own state included: what end_of_elaboration builds. For the memory budget
+  // (models/system/memory_budget.h); ConfigError when the topology cannot be formed (as building would).
+  static uint64_t footprint(const NocParams& p, unsigned ups, unsigned downs, unsigned slices_per_mc);
+
   const NocParams& params() const { return p_; }
   const PacketNetwork& request_network() const { return *req_; }
   const PacketNetwork& reply_network() const { return *resp_; }

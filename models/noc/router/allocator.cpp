@@ -99,4 +99,18 @@ std::unique_ptr<Allocator> make_allocator(const std::string& kind, unsigned inpu
   throw ConfigError("noc.router.allocator: unknown allocator '" + kind + "' (known: islip, rr)");
 }
 
+uint64_t allocator_bytes(const std::string& kind, unsigned inputs, unsigned outputs) {
+  const uint64_t in_w = words_for(inputs), out_w = words_for(outputs), w = sizeof(uint64_t);
+  // Allocator: active and matched sets, request rows both ways, grants per port and the grant list.
+  uint64_t b = 2 * (in_w + out_w) * w + (inputs * out_w + outputs * in_w) * w +
+               (uint64_t(inputs) + outputs) * sizeof(int) +
+               std::min(inputs, outputs) * sizeof(std::pair<uint32_t, uint32_t>);
+  if (kind == "islip")  // pointers per port, offers per input, the offered set and an empty row
+    b += (uint64_t(inputs) + outputs) * sizeof(uint32_t) + (inputs * out_w + in_w + out_w) * w;
+  else  // pointers per port, picks per output, the picked set and an empty row
+    b += (uint64_t(inputs) + outputs) * sizeof(uint32_t) +
+         (outputs * in_w + out_w + std::max(in_w, out_w)) * w;
+  return b;
+}
+
 }  // namespace gms

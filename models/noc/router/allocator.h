@@ -67,4 +67,9 @@ class Allocator {
 std::unique_ptr<Allocator> make_allocator(const std::string& kind, unsigned inputs, unsigned outputs,
                                           unsigned iterations = 1);
 
+// The bytes make_allocator(kind, inputs, outputs) allocates (request bitsets, grants, pointers): the memory
+// budget (models/system/memory_budget.h) counts it before anything is built. Quadratic in the ports: a VC
+// allocator has inputs x VCs rows of output-VC bits.
+uint64_t allocator_bytes(const std::string& kind, unsigned inputs, unsigned outputs);
+
 }  // namespace gms

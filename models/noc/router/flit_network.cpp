@@ -104,6 +104,39 @@ FlitNetwork::FlitNetwork(const std::string& name, StatGroup& parent, const NocPa
   attach_probes(vcd);
 }
 
+uint64_t FlitNetwork::footprint(const NocParams& p, const Topology& t) {
+  // A router's statistics group (5 to 7 formulas with their names and descriptions), its name and probes
+  // slot, measured on a network of 1,024 routers.
+  constexpr uint64_t kRouterStats = 4096;
+  const size_t nr = t.routers.size();
+  std::vector<uint8_t> linked_out;  // per router output: 1 when a link leaves it (the downstream has VCs)
+  std::vector<size_t> first(nr + 1, 0);
+  for (size_t r = 0; r < nr; ++r) first[r + 1] = first[r] + t.routers[r].outputs;
+  linked_out.assign(first[nr], 0);
+  for (const Topology::Link& l : t.links) linked_out[first[l.from] + l.out] = 1;
+  uint64_t b = 0;
+  for (size_t r = 0; r < nr; ++r) {
+    const Topology::Router& tr = t.routers[r];
+    uint64_t out_vcs = 0;
+    for (uint32_t o = 0; o < tr.outputs; ++o) out_vcs += linked_out[first[r] + o] ? p.router.vcs : 1;
+    b += Router::footprint(tr.inputs, tr.outputs, p.router, out_vcs) + kRouterStats;
+    b +=
+        (uint64_t(tr.inputs) + tr.outputs) * sizeof(End) + t.sinks.size() * sizeof(uint16_t);  // ends, routes
+  }
+  uint64_t queue =
+      1;  // an injection queue holds input_buffer_flits packets at most (RingQueue: power of two)
+  while (queue < p.input_buffer_flits) queue <<= 1;
+  b += t.sources.size() * (sizeof(Source) + queue * sizeof(uint32_t) + sizeof(Topology::Attach));
+  // Injectors: at most one per source, each with per-VC credits and state.
+  b += t.sources.size() * (sizeof(Injector) + p.router.vcs * (sizeof(int32_t) + sizeof(uint8_t)));
+  b += t.sinks.size() * (sizeof(Sink) + 8 * sizeof(uint32_t) + sizeof(SinkPort) + sizeof(Topology::Attach));
+  // Links (topology, injection, ejection): flits, length, driver, for the energy model.
+  const uint64_t links = t.links.size() + t.sources.size() + t.sinks.size();
+  b += links * (sizeof(uint64_t) + sizeof(double) + sizeof(uint32_t)) +
+       t.links.size() * sizeof(Topology::Link);
+  return b;
+}
+
 void FlitNetwork::resize(unsigned inputs, unsigned outputs) {
   if (inputs != sources_.size() || outputs != sinks_.size())
     throw std::logic_error("flit network: built for " + std::to_string(sources_.size()) + " x " +

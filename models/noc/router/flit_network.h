@@ -42,6 +42,11 @@ class FlitNetwork final : public PacketNetwork {
   FlitNetwork(const FlitNetwork&) = delete;
   FlitNetwork& operator=(const FlitNetwork&) = delete;
 
+  // The bytes a network of this topology allocates when built: routers (router.h), injection queues,
+  // injectors, sinks, link and energy tables, route tables and per-router statistics. For the memory budget
+  // (models/system/memory_budget.h): counted before anything is built.
+  static uint64_t footprint(const NocParams& p, const Topology& t);
+
   // The topology fixes the terminal counts; resize only checks them.
   void resize(unsigned inputs, unsigned outputs) override;
   bool arrive(unsigned in, unsigned out, tlm::tlm_generic_payload& t, uint32_t data_bytes,

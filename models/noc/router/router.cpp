@@ -35,6 +35,19 @@ Router::Router(std::string name, uint32_t inputs, uint32_t outputs, const Router
   busy_inputs_.reserve(inputs);
 }
 
+uint64_t Router::footprint(uint32_t inputs, uint32_t outputs, const RouterParams& p, uint64_t out_vcs_total) {
+  uint64_t depth = 1;  // a RingQueue rounds its capacity up to a power of two
+  while (depth < p.vc_buffer_flits) depth <<= 1;
+  const uint64_t vcs = uint64_t(inputs) * p.vcs;
+  uint64_t b = sizeof(Router) + uint64_t(inputs) * sizeof(Input) + vcs * (sizeof(Vc) + depth * sizeof(Flit));
+  b += uint64_t(outputs) * (sizeof(Output) + sizeof(uint32_t)) +
+       out_vcs_total * (sizeof(int32_t) + sizeof(uint8_t));
+  b += uint64_t(inputs) * sizeof(uint32_t);  // busy_inputs_
+  b += allocator_bytes(p.allocator, unsigned(std::min<uint64_t>(vcs, UINT32_MAX)),
+                       unsigned(std::min<uint64_t>(out_vcs_total, UINT32_MAX)));
+  return b + allocator_bytes(p.allocator, inputs, outputs);
+}
+
 uint32_t Router::buffered(uint32_t in) const {
   return in_[in].flits;
 }

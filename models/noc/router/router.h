@@ -41,6 +41,11 @@ class Router {
          const std::vector<uint32_t>& out_vcs, const std::vector<uint32_t>& out_depth,
          const std::vector<uint16_t>& route, const std::vector<uint32_t>& packet_dest);
 
+  // The bytes a router with these ports allocates: its VC buffers (vcs x vc_buffer_flits flits per input),
+  // VC and output state, and the VC and switch allocators. out_vcs_total: the VCs behind all its outputs
+  // (the sum of out_vcs). For the memory budget (models/system/memory_budget.h), before anything is built.
+  static uint64_t footprint(uint32_t inputs, uint32_t outputs, const RouterParams& p, uint64_t out_vcs_total);
+
   const std::string& name() const { return name_; }
   uint32_t inputs() const { return uint32_t(in_.size()); }
   uint32_t outputs() const { return uint32_t(out_.size()); }

@@ -120,7 +120,8 @@ Topology hxbar(const NocParams& p, unsigned inputs, unsigned outputs, bool reply
 
 }  // namespace
 
-Topology build_topology(const NocParams& p, unsigned inputs, unsigned outputs, bool reply, unsigned spm) {
+Topology build_topology(const NocParams& p, unsigned inputs, unsigned outputs, bool reply, unsigned spm,
+                        bool check) {
   Topology t;
   if (p.type == "crossbar")
     t = single_router(p, "crossbar", inputs, outputs, 1);
@@ -130,7 +131,7 @@ Topology build_topology(const NocParams& p, unsigned inputs, unsigned outputs, b
     t = hxbar(p, inputs, outputs, reply, spm);
   else
     throw ConfigError("noc.type: '" + p.type + "' is not a router network (crossbar, concentrated, hxbar)");
-  t.check();
+  if (check) t.check();
   return t;
 }
 

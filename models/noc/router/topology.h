@@ -42,8 +42,9 @@ struct Topology {
 
 // `reply`: the network carries replies (sources are LLC slices, sinks are L1s); otherwise requests.
 // `inputs` / `outputs`: terminals on each side. slices_per_mc: LLC slices per memory controller (hxbar).
-// ConfigError when the parameters cannot form the topology (hxbar's co-design rule).
+// ConfigError when the parameters cannot form the topology (hxbar's co-design rule). `check`: run
+// Topology::check() (every path walked; the memory budget, which only counts ports, skips it).
 Topology build_topology(const NocParams& p, unsigned inputs, unsigned outputs, bool reply,
-                        unsigned slices_per_mc);
+                        unsigned slices_per_mc, bool check = true);
 
 }  // namespace gms
