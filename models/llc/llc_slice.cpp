@@ -32,6 +32,34 @@ uint64_t ps_of(const sc_core::sc_time& t) {
 
 }  // namespace
 
+uint64_t LlcSlice::footprint(const LlcParams& p) {
+  auto pow2 = [](uint64_t n) {  // a RingQueue's capacity
+    uint64_t c = 1;
+    while (c < n) c <<= 1;
+    return c;
+  };
+  const uint64_t sets = p.sets(), lines = sets * p.ways, slots = uint64_t(p.mshr_entries) * p.mshr_max_merge;
+  // Per line: data, tag, tag hint, sector state, replacement state (an LRU stamp, the largest); per set
+  // the way masks.
+  uint64_t b =
+      lines * (kLineBytes + sizeof(TagEntry) + sizeof(uint16_t) + sizeof(LlcLineState) + sizeof(uint64_t)) +
+      sets * 2 * sizeof(uint64_t);
+  if (p.victim_bit_l1s && p.sms_per_victim_bit) {  // G-Cache: a bit per group of L1s per line
+    const uint64_t groups = (uint64_t(p.victim_bit_l1s) + p.sms_per_victim_bit - 1) / p.sms_per_victim_bit;
+    b += lines * ((groups + 63) / 64) * sizeof(uint64_t);
+  }
+  // MSHR file: entries with waiter lists grown to max_merge, its index, free and spare lists; the slice's
+  // miss slots and a waiter record and an answer per merge slot.
+  b += uint64_t(p.mshr_entries) * (sizeof(MshrFile::Entry) + sizeof(MissSlot) + 2 * sizeof(uint32_t) +
+                                   sizeof(std::vector<Payload*>)) +
+       pow2(std::max<uint64_t>(8, 2 * uint64_t(p.mshr_entries))) * sizeof(uint32_t);
+  b += slots * (sizeof(Payload*) + sizeof(Waiter)) + pow2(slots) * sizeof(Timed);
+  b += (pow2(p.input_queue) + pow2(p.response_queue)) * sizeof(Timed) +
+       pow2(uint64_t(p.mshr_entries) * kChunksPerLine) * sizeof(Payload*) +
+       2 * pow2(p.miss_queue) * sizeof(Payload*) + 2 * uint64_t(p.miss_queue) * sizeof(WritebackInFlight);
+  return b;
+}
+
 LlcSlice::LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned slice_id, const BlockEnv& env)
     : LastLevelCache(name, slice_id),
       p_(checked(p)),

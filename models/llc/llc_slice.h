@@ -42,6 +42,12 @@ class LlcSlice : public LastLevelCache {
   LlcSlice(sc_core::sc_module_name name, const LlcParams& p, unsigned slice_id, const BlockEnv& env);
   ~LlcSlice() override;
 
+  // The bytes a slice with these parameters allocates when built, beside its fixed cost (module, sockets,
+  // statistics): tag, data, sector and replacement state per line, G-Cache victim bits (victim_bit_l1s),
+  // the MSHR file and its waiters (mshr_entries x mshr_max_merge, the most they can grow to) and the
+  // queues. For the memory budget (models/system/memory_budget.h), before anything is built.
+  static uint64_t footprint(const LlcParams& p);
+
   // Mode-switch support (adaptive LLC). Both act at once on the array and queue timed DRAM writes that
   // drain one per cycle (past the miss_queue limit; new misses wait until it has room again).
   // write_back_all: every line with dirty bytes is written back and becomes clean (stays valid), lines

@@ -61,6 +61,15 @@ uint32_t checked_ways(uint32_t ways) {
 }
 }  // namespace
 
+uint64_t AuxTagDirectory::footprint(uint32_t ways, uint32_t sampled_sets, uint32_t clusters,
+                                    uint32_t private_ways) {
+  const uint64_t pw =
+      private_ways ? private_ways : std::max<uint32_t>(1, ways / std::max<uint32_t>(1, clusters));
+  const uint64_t entries = uint64_t(sampled_sets) * (ways + uint64_t(std::max<uint32_t>(1, clusters)) * pw);
+  const uint64_t shadows = 1 + std::max<uint32_t>(1, clusters);
+  return entries * (sizeof(uint64_t) + sizeof(uint8_t) + sizeof(uint64_t)) + shadows * sizeof(Shadow);
+}
+
 AuxTagDirectory::AuxTagDirectory(uint32_t slice_sets, uint32_t ways, uint32_t sampled_sets, uint32_t clusters,
                                  uint32_t private_ways)
     : sampled_sets_(sampled_sets),

@@ -51,6 +51,11 @@ class AuxTagDirectory {
   // the requesting SM's cluster. Every access counts, reads and writes alike, as the slice's hit rate does.
   Outcome access(uint64_t line, uint32_t set, unsigned cluster);
 
+  // The bytes an ATD with these arguments allocates (line, valid flag and LRU stamp per entry of the
+  // shared shadow and of every cluster's stacks). For the memory budget (models/system/memory_budget.h).
+  static uint64_t footprint(uint32_t ways, uint32_t sampled_sets, uint32_t clusters,
+                            uint32_t private_ways = 0);
+
   bool sampled(uint32_t set) const { return set % stride_ == 0 && set / stride_ < sampled_sets_; }
   uint32_t sampled_sets() const { return sampled_sets_; }
   uint32_t stride() const { return stride_; }
