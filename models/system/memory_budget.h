@@ -21,9 +21,16 @@ struct MemoryEstimate {
   uint64_t total = 0;
 };
 
-// The blocks' own structures (SM warp tables, L1 and LLC tag and data arrays and MSHRs, DRAM queues,
-// crossbar state), a lower bound of what elaboration allocates. The data a workload touches (backing store,
-// golden memory) comes on top.
+// The blocks' own structures, everything whose size follows the configuration: SM warp and CTA tables;
+// each L1 design's arrays and tables (tag/data stores, TSC chunks, DSC tags and slots, the Decoupled L1D's
+// tag store), MSHRs and queues; LLC tag, data, sector and replacement state, G-Cache victim bits, MSHR
+// waiters and queues; the adaptive LLC's tag directory; DRAM queues and bank state; both NoC networks as
+// the configured topology builds them (input buffers, router VC buffers, VC and switch allocators, ports,
+// link and energy tables, per-router statistics); the payloads the blocks can hold in flight; and a
+// measured fixed cost per block (module, sockets, statistics). Sizes come from the blocks' own footprint()
+// functions and sizeof of their types where they have them. Measured peak RSS growth over the smallest
+// system stays within [1x, 2x] of it (tests/cli/test_memory_budget.cpp). The data a workload touches
+// (backing store, golden memory) and VCD tracing come on top.
 MemoryEstimate estimate_memory(const SystemConfig& cfg);
 
 struct MemoryLimit {
@@ -35,8 +42,13 @@ struct MemoryLimit {
 // address-space and data-segment limits (setrlimit / ulimit).
 MemoryLimit memory_limit(const SystemParams& p);
 
+// What the process already holds of the resource `l` limits: its address space (ulimit -v), its data
+// segment (ulimit -d), its resident memory (physical memory); 0 for system.memory_limit_mb, which bounds
+// the system's own structures.
+uint64_t memory_in_use(const MemoryLimit& l);
+
 // Throws ConfigError naming the largest parts and their keys, the estimate and the limit, when the estimate
-// exceeds the limit.
+// plus what the process already holds (memory_in_use) exceeds the limit.
 void check_memory_budget(const SystemConfig& cfg);
 
 // "1.5 GiB", "320.0 MiB", "12.0 KiB".

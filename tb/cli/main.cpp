@@ -91,6 +91,7 @@ int run(const gms::CliOptions& o) {
     tl.close();
   }
   gms::print_summary(std::cout, sys.stats(), res, sys.checker());
+  gms::print_memory_summary(std::cout, cfg);
   if (accel) accel->report(std::cout);
   std::cout << "  statistics written to " << o.out_dir << "/stats.json and stats.csv\n";
   if (!res.error.empty()) {

@@ -1,8 +1,11 @@
 #include "tb/system/run_summary.h"
 
+#include <sys/resource.h>
+
 #include <cstdio>
 #include <string>
 
+#include "models/system/memory_budget.h"
 #include "tb/checker/golden_memory.h"
 
 namespace gms {
@@ -54,6 +57,14 @@ void print_summary(std::ostream& os, const StatGroup& root, const RunResult& res
   row(os, "CPU time, simulation, system", num(res.sys_seconds, 2), "s");
   if (res.wall_seconds > 0)
     row(os, "simulation speed", num(v("system.line_requests") / res.wall_seconds), "L1 accesses/s");
+}
+
+void print_memory_summary(std::ostream& os, const SystemConfig& cfg) {
+  constexpr double kMiB = 1024.0 * 1024.0;
+  row(os, "memory estimate", num(double(estimate_memory(cfg).total) / kMiB, 1), "MiB");
+  struct rusage ru {};
+  if (getrusage(RUSAGE_SELF, &ru) == 0)  // ru_maxrss is in KiB on Linux
+    row(os, "peak resident memory", num(double(ru.ru_maxrss) / 1024.0, 1), "MiB");
 }
 
 }  // namespace gms

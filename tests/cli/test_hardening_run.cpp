@@ -230,8 +230,8 @@ TEST_F(HardeningRun, LargestInFlightLimitOnManySmsFitsInLittleMemory) {
   EXPECT_EQ(summary_value(r.out, "warp memory instructions"), 512) << r.out;
 }
 
-// 4,096 SMs with 1 GiB L1s each (4.8 TiB) is refused before anything is built: exit 2, one line naming the
-// keys and the estimate against the limit, never std::bad_alloc.
+// 4,096 SMs with 1 GiB L1s each (5.1 TiB with tags and heap overhead) is refused before anything is built:
+// exit 2, one line naming the keys and the estimate against the limit, never std::bad_alloc.
 TEST_F(HardeningRun, SystemThatCannotFitIsRefusedUpFront) {
   CliResult r = run_bounded("run -q -c " + gms_src("configs/tiny.yaml") + " -w " +
                                 gms_src("configs/workloads/small.yaml") + " -o " + dir +
@@ -239,16 +239,16 @@ TEST_F(HardeningRun, SystemThatCannotFitIsRefusedUpFront) {
                             4 << 20);
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(
-      r.out.find("gpumemsys: error: the configured system needs about 4.8 TiB of memory, more than the "),
+      r.out.find("gpumemsys: error: the configured system needs about 5.1 TiB of memory, more than the "),
       std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("L1 caches 4.8 TiB (sm.count 4096 x (l1.size_bytes 1073741824"), std::string::npos)
+  EXPECT_NE(r.out.find("L1 caches 4.9 TiB (sm.count 4096 x (l1.size_bytes 1073741824"), std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
-// system.memory_limit_mb sets the limit: a 64 MiB LLC slice (about 92 MiB with its tags) exceeds 32 MiB.
+// system.memory_limit_mb sets the limit: a 64 MiB LLC slice (about 94 MiB with its tags) exceeds 32 MiB.
 TEST_F(HardeningRun, MemoryLimitKeyRefusesALargeLlc) {
   const std::string base = "run -q -c " + gms_src("configs/tiny.yaml") + " -w " +
                            gms_src("configs/workloads/small.yaml") + " -o " + dir +
@@ -256,7 +256,7 @@ TEST_F(HardeningRun, MemoryLimitKeyRefusesALargeLlc) {
   CliResult r = run_bounded(base + "32");
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(
-      r.out.find("more than the 32.0 MiB limit (system.memory_limit_mb): LLC slices 92.0 MiB (llc.slices 1 x "
+      r.out.find("more than the 32.0 MiB limit (system.memory_limit_mb): LLC slices 94.0 MiB (llc.slices 1 x "
                  "(llc.size_bytes 67108864"),
       std::string::npos)
       << r.out;
