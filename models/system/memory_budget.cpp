@@ -172,13 +172,13 @@ MemoryEstimate estimate_memory(const SystemConfig& c) {
                 n.router.allocator;
   }
   e.parts.push_back({"NoC", noc_keys, NetworkInterconnect::footprint(n, c.sm.count, c.llc.slices, spm)});
-  // Payloads in flight: per SM its line requests (at most sm.max_outstanding_per_sm, and what its L1 can
-  // hold) and its L1's fetches and write-throughs; per slice its DRAM fetches (a sector each) and writes.
+  // Payloads in flight (the pool keeps its peak): per SM its line requests (at most
+  // sm.max_outstanding_per_sm, and what its L1 can hold) and as many L1 fetches and write-throughs, each
+  // made for one of them; per slice its DRAM fetches (a sector each) and write-backs.
   const uint64_t l1_holds =
       add(mul(c.l1.mshr_entries, c.l1.mshr_max_merge), c.l1.miss_queue_entries + 64 + 16);
-  const uint64_t per_sm = add(std::min<uint64_t>(c.sm.max_outstanding_per_sm, l1_holds),
-                              c.l1.mshr_entries + c.l1.miss_queue_entries);
-  const uint64_t per_slice = add(mul(c.llc.mshr_entries, kChunksPerLine), 2 * uint64_t(c.llc.miss_queue));
+  const uint64_t per_sm = 2 * std::min<uint64_t>(c.sm.max_outstanding_per_sm, l1_holds);
+  const uint64_t per_slice = add(mul(c.llc.mshr_entries, kChunksPerLine), c.llc.miss_queue);
   const uint64_t payloads = add(mul(sms, per_sm), mul(slices, per_slice));
   e.parts.push_back({"payloads in flight",
                      kv("sm.count", sms) + " x " +
