@@ -6,14 +6,19 @@ hardware's (the table in tests/data/accelsim/h100/README.md, Nsight Compute coun
   L2 hit rate       lts__t_sector_hit_rate (reads and writes)
   L2 read hit rate  lts__t_sector_op_read_hit_rate
 Usage: scripts/fidelity [--bin GPUMEMSYS] [--out DIR] [--config FILE]   (scripts/fidelity builds first)
+Exit status 0 every difference within its target, 1 one is not; 2 a bad command line or input (one line:
+a missing binary, a config gpumemsys refuses); 3 a run failed, an output cannot be written, or an internal
+error (--debug prints the traceback).
 """
-import argparse
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tool_errors as TE  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(ROOT, "tests", "data", "accelsim", "h100")
@@ -26,25 +31,37 @@ def hardware_table():
     """(kernel, size label) -> (L1 load hit, L2 hit, L2 read hit) in %, from the samples' README."""
     hw = {}
     kernel = None
-    with open(os.path.join(SAMPLES, "README.md")) as f:
-        for line in f:
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) != 6 or not cells[1].endswith("KiB") and "KiB" not in cells[1]:
-                continue
-            m = re.match(r"(\d+) KiB", cells[1])
-            if not m:
-                continue
-            kernel = cells[0] or kernel
-            pct = [float(c.rstrip(" %")) for c in cells[3:6]]
-            hw[(kernel, m.group(1) + " KiB")] = tuple(pct)
+    for line in TE.read_text(os.path.join(SAMPLES, "README.md"), " README").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 6 or not cells[1].endswith("KiB") and "KiB" not in cells[1]:
+            continue
+        m = re.match(r"(\d+) KiB", cells[1])
+        if not m:
+            continue
+        kernel = cells[0] or kernel
+        pct = [float(c.rstrip(" %")) for c in cells[3:6]]
+        hw[(kernel, m.group(1) + " KiB")] = tuple(pct)
     return hw
 
 
 def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if r.returncode != 0:
-        sys.exit("fidelity: command failed (exit %d): %s\n%s" % (r.returncode, " ".join(cmd), r.stdout[-2000:]))
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    except OSError as e:
+        raise TE.InputError("--bin %s: cannot run: %s" % (cmd[0], e.strerror or e))
+    if r.returncode != 0:  # gpumemsys' own last line says why; 2 is bad input (--config), else the run failed
+        last = (r.stdout.strip().splitlines() or ["no output"])[-1]
+        err = TE.InputError if r.returncode == 2 else TE.OutputError
+        raise err("%s (exit %d): %s" % (" ".join(cmd[:2]), r.returncode, last))
     return r.stdout
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise TE.OutputError("%s: cannot read the run's output: %s" % (path, getattr(e, "strerror", None) or e))
 
 
 def workload_dir(tmp, trace):
@@ -58,12 +75,22 @@ def workload_dir(tmp, trace):
     return d
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    return TE.guard("fidelity", lambda: fidelity_main(argv), "--debug" in argv, internal_status=3)
+
+
+def fidelity_main(argv):
+    import argparse
+    ap = TE.ArgParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "tb", "cli", "gpumemsys"))
     ap.add_argument("--config", default=os.path.join(ROOT, "configs", "h100.yaml"))
     ap.add_argument("--out", default=os.path.join(ROOT, "out", "fidelity"))
-    a = ap.parse_args()
+    TE.add_debug(ap)
+    try:
+        a = ap.parse_args(argv)
+    except SystemExit as e:  # --help
+        return 2 if e.code else 0
     hw = hardware_table()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -76,8 +103,8 @@ def main():
                 rd_out = os.path.join(a.out, tag, "rd")
                 run([a.bin, "run", "-c", a.config, "-w", w, "-o", sim_out, "-q"] + sets)
                 run([a.bin, "rd", "-c", a.config, "-w", w, "-o", rd_out] + sets)
-                s = json.load(open(os.path.join(sim_out, "stats.json")))["system"]
-                rd = json.load(open(os.path.join(rd_out, "rd.json")))
+                s = read_json(os.path.join(sim_out, "stats.json"))["system"]
+                rd = read_json(os.path.join(rd_out, "rd.json"))
                 rd_l1 = rd["total"]["load_sector_hit_rate"] if "total" in rd else rd["load_sector_hit_rate"]
                 rows.append((kname, slabel, hw.get((kname, slabel)),
                              (100 * s["l1_load_sector_hit_rate"], 100 * s["llc_sector_hit_rate"],

@@ -3,9 +3,19 @@
 
   plot_rd.py hist  rd_histogram.csv rd_histogram.png   reuse-distance histogram (per-set stack distance)
   plot_rd.py sweep rd_sweep.csv     rd_sweep.png       miss rate by class over the parameter sweep
+
+Exit status 0; 2 a bad command line or CSV (one line naming the file, the row and the column), or no
+matplotlib; 3 the PNG cannot be written; 1 an internal error (--debug prints the traceback).
 """
 import csv
+import io
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tool_errors as TE  # noqa: E402
+
+PROG = "plot_rd.py"
 
 
 def need_matplotlib():
@@ -15,16 +25,44 @@ def need_matplotlib():
         import matplotlib.pyplot as plt
         return plt
     except ImportError:
-        sys.exit("plot_rd.py: needs matplotlib (apt-get install python3-matplotlib)")
+        raise TE.InputError("needs matplotlib (apt-get install python3-matplotlib)")
+
+
+def read_rows(src, columns):
+    """The CSV's rows; a missing column is an InputError naming it."""
+    text = TE.read_text(src, " CSV", 256 << 20)
+    try:
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    except csv.Error as e:
+        raise TE.InputError("%s: not a CSV file: %s" % (src, e))
+    have = rows[0].keys() if rows else ()
+    for c in columns:
+        if c not in have:
+            raise TE.InputError("%s: no column %s (expected %s)" % (src, c, ", ".join(columns)))
+    return rows
+
+
+def number(src, i, row, col, conv=float):
+    try:
+        return conv(row[col])
+    except (TypeError, ValueError):
+        raise TE.InputError("%s:%d: %s: %s is not a number" % (src, i + 2, col, TE.excerpt(row[col])))
+
+
+def save(fig, dst):
+    try:
+        fig.savefig(dst, dpi=100)
+    except OSError as e:
+        raise TE.OutputError("%s: cannot write: %s" % (dst, e.strerror or e))
 
 
 def hist(src, dst):
     plt = need_matplotlib()
-    labels, counts = [], []
-    with open(src) as f:
-        for row in csv.DictReader(f):
-            labels.append(row["distance"])
-            counts.append(int(row["count"]))
+    rows = read_rows(src, ["distance", "count"])
+    labels = [r["distance"] for r in rows]
+    counts = [number(src, i, r, "count", int) for i, r in enumerate(rows)]
+    if not counts:
+        raise TE.InputError("%s: no rows" % src)
     fig, ax = plt.subplots(figsize=(8, 4))
     ax.bar(range(len(counts)), counts, color=["tab:blue"] * (len(counts) - 1) + ["tab:red"])
     step = max(1, len(labels) // 20)
@@ -34,14 +72,17 @@ def hist(src, dst):
     ax.set_ylabel("line requests")
     ax.set_title("Reuse-distance histogram")
     fig.tight_layout()
-    fig.savefig(dst, dpi=100)
+    save(fig, dst)
 
 
 def sweep(src, dst):
     plt = need_matplotlib()
-    rows = list(csv.DictReader(open(src)))
     params = ["ways", "size_bytes", "line_bytes", "mshr_entries"]
     classes = ["compulsory", "capacity", "associativity", "mshr"]
+    rows = read_rows(src, ["parameter", "value", "set_index"] + classes)
+    for i, r in enumerate(rows):
+        for c in classes:
+            number(src, i, r, c)
     fig, axes = plt.subplots(1, 4, figsize=(14, 4), sharey=True)
     for ax, prm in zip(axes, params):
         pts = [r for r in rows if r["parameter"] == prm]
@@ -58,10 +99,23 @@ def sweep(src, dst):
     axes[-1].legend(fontsize=8)
     fig.suptitle("Reuse-distance model: parameter sweep (0.25x .. 4x)")
     fig.tight_layout()
-    fig.savefig(dst, dpi=100)
+    save(fig, dst)
+
+
+def main(argv):
+    debug = "--debug" in argv
+    argv = [a for a in argv if a != "--debug"]
+
+    def body():
+        if argv[:1] in (["-h"], ["--help"]):
+            print(__doc__)
+            return 0
+        if len(argv) != 3 or argv[0] not in ("hist", "sweep"):
+            raise TE.InputError("command line: usage: plot_rd.py hist|sweep CSV PNG [--debug]")
+        (hist if argv[0] == "hist" else sweep)(argv[1], argv[2])
+        return 0
+    return TE.guard(PROG, body, debug)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("hist", "sweep"):
-        sys.exit(__doc__)
-    (hist if sys.argv[1] == "hist" else sweep)(sys.argv[2], sys.argv[3])
+    sys.exit(main(sys.argv[1:]))

@@ -45,16 +45,16 @@ def excerpt(v, limit=60):
     return s if len(s) <= limit else s[:limit - 3] + "..."
 
 
-def read_text(path, what):
+def read_text(path, what, limit=MAX_INPUT_BYTES):
     """The text of an input file, read in bounded memory: a missing or unreadable file, a folder, one over
-    MAX_INPUT_BYTES (a device such as /dev/zero), NUL bytes or invalid UTF-8 are InputErrors."""
+    LIMIT bytes (a device such as /dev/zero), NUL bytes or invalid UTF-8 are InputErrors."""
     try:
         with open(path, "rb") as f:
-            data = f.read(MAX_INPUT_BYTES + 1)
+            data = f.read(limit + 1)
     except OSError as e:
         raise InputError("%s: cannot read: %s" % (path, e.strerror or e))
-    if len(data) > MAX_INPUT_BYTES:
-        raise InputError("%s: larger than %d KiB: not a%s file" % (path, MAX_INPUT_BYTES >> 10, what))
+    if len(data) > limit:
+        raise InputError("%s: larger than %d KiB: not a%s file" % (path, limit >> 10, what))
     if b"\0" in data:
         raise InputError("%s:%d: a NUL byte: a binary file, not a%s file" % (
             path, data[:data.index(b"\0")].count(b"\n") + 1, what))
