@@ -366,6 +366,137 @@ class RdModel(TempDir):
         self.assertTrue(all(f.startswith("rd configs/workloads/") and "stderr.txt" in f for f in failed))
 
 
+def fake_sim(folder):
+    """A stand-in for gpumemsys run: writes a stats.csv with the statistics GOOD's metrics and sweep's
+    defaults read (no simulation: the experiment machinery alone)."""
+    path = os.path.join(folder, "fake-gpumemsys")
+    names = [n for n in exp.SW.DEFAULT_STATS if n not in exp.SW.DERIVED] + ["l1_0.misses", "l1_0.loads"]
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\n"
+                "echo \"$out\" >> '%s'\nprintf 'path,value\\n%s' > \"$out/stats.csv\"\n" % (
+                    os.path.join(folder, "calls.txt"), "".join("%s,2\\n" % n for n in names)))
+    os.chmod(path, 0o755)
+    return path
+
+
+class Hardening(TempDir):
+    """Issue 29: bad input is one line naming file, line and field, exit 2, found when the file is read (not
+    after the runs, not as a traceback); names stay inside the output folders; a busy run folder refuses;
+    a failed write is one line, exit 3."""
+
+    def run_main(self, text, *extra):
+        return self.main(self.write(text), "--out", os.path.join(self.tmp, "o"), "--docs",
+                         os.path.join(self.tmp, "a", "docs"), "--binary", fake_sim(self.tmp), "-q", *extra)
+
+    def assert_one_error(self, rc, err, status, *parts):
+        self.assertEqual(rc, status, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for p in parts:
+            self.assertIn(p, err)
+
+    def assert_refused_before_running(self, text, *parts):
+        if os.path.exists(os.path.join(self.tmp, "calls.txt")):
+            os.remove(os.path.join(self.tmp, "calls.txt"))
+        rc, _, err = self.run_main(text)
+        self.assert_one_error(rc, err, 2, *parts)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "calls.txt")), "something ran")
+
+    def test_unknown_names_and_attributes_in_expressions_are_refused_when_read(self):
+        self.assert_refused_before_running(GOOD.replace("1 / v(", "1 / nosuch("),
+                                           "e.yaml:12: metrics.speedup.expr: unknown name 'nosuch'")
+        self.assert_refused_before_running(GOOD.replace("1 / v('system.sim_time_ns')", "v.__class__"),
+                                           "metrics.speedup.expr: Attribute is not allowed")
+        self.assert_refused_before_running(GOOD.replace("1 / v('system.sim_time_ns')", "__import__('os')"),
+                                           "metrics.speedup.expr: unknown name '__import__'")
+
+    def test_names_that_become_paths_stay_inside_the_output_folders(self):
+        self.assert_refused_before_running(GOOD.replace("name: t", "name: ../../escape"),
+                                           "e.yaml:2: name: '../../escape' is not a plain name")
+        self.assert_refused_before_running(GOOD.replace("{id: perf,", "{id: ../perf,"),
+                                           "figures.0.id: '../perf' is not a plain name")
+        self.assert_refused_before_running(GOOD.replace("{id: perf,", "{id: /perf,"),
+                                           "figures.0.id: '/perf' is not a plain name")
+        # main wrote the report to A/DOCS/../../escape.md, beside the run folders
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["e.yaml", "fake-gpumemsys"])
+
+    def test_wrong_types_are_one_line_naming_the_field(self):
+        for old, new, expected in (
+                ("metric: speedup, design: lru,", "metric: [speedup], design: lru,", "claims.0.metric: ['speedup'] is not a metric"),
+                ("value: 1.0,", "value: fast,", "claims.0.value: expected a number, got 'fast'"),
+                ("values: [2, 4]", "values: 4", "figures.1.sweep.values: expected a non-empty list of values, got 4"),
+                ('design: "lru@l1.ways=4"', 'design: "lru@l1.ways"', "claims.2.design: 'lru@l1.ways': expected DESIGN@KEY=VALUE"),
+                ("designs: [srrip]", "designs: srrip", "figures.0.designs: expected a list of designs, got 'srrip'"),
+                ("workloads: [small]", "workloads: [[small]]", "reduced.workloads: ['small'] is not a workload"),
+                ("key: l1.ways", "key: [l1.ways]", "figures.1.sweep.key: ['l1.ways'] is not a configuration key"),
+                ("{id: A, text: baseline equals itself,", "{id: A, text: [1, 2],", "claims.0.text: expected text")):
+            with self.subTest(new):
+                self.assertIn(old, GOOD)
+                self.assert_refused_before_running(GOOD.replace(old, new), expected)
+
+    def test_empty_and_binary_files(self):
+        for data, expected in ((b"", "e.yaml:1: expected a map"), (b"name: caf\xe9\n", "e.yaml:1: not UTF-8 text"),
+                               (b"name: t\n---\nname: u\n", "e.yaml:2: a second YAML document")):
+            with self.subTest(data):
+                with open(os.path.join(self.tmp, "e.yaml"), "wb") as f:
+                    f.write(data)
+                rc, _, err = self.main(os.path.join(self.tmp, "e.yaml"), "--dry-run")
+                self.assert_one_error(rc, err, 2, expected)
+
+    def test_evaluation_errors_name_the_metric(self):
+        path = self.write(GOOD.replace("1 / v('system.sim_time_ns')", "log(v('system.sim_time_ns') - 100)"))
+        ex = exp.load_experiment(path, reduced=False)
+        with self.assertRaisesRegex(exp.ExperimentError, r"e\.yaml:12: metrics\.speedup\.expr: cannot evaluate: "
+                                                         r"ValueError: math domain error"):
+            exp.Table(ex, {("lru", "small"): {"system.sim_time_ns": "10"}}).raw("speedup", "lru", "small")
+        ex.metrics["speedup"]["expr"] = "10 ** 400 * v('system.sim_time_ns')"  # floats: overflows at once
+        with self.assertRaisesRegex(exp.ExperimentError, "OverflowError"):
+            exp.Table(ex, {("lru", "small"): {"system.sim_time_ns": "10"}}).raw("speedup", "lru", "small")
+
+    def test_dry_run_lists_the_runs_and_writes_nothing(self):
+        rc, out, err = self.run_main(GOOD, "--dry-run")
+        self.assertEqual(rc, 0, err)
+        lines = out.strip().splitlines()
+        self.assertEqual(len(lines), 4 * 2)  # lru, srrip, lru@l1.ways=2 and =4, on two workloads
+        self.assertIn("sharing", out)
+        self.assertIn("sm.scheduler=lrr", out)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["e.yaml", "fake-gpumemsys"])
+
+    def test_out_or_docs_that_is_a_file_is_refused_before_anything_runs(self):
+        target = os.path.join(self.tmp, "a-file")
+        open(target, "w").close()
+        rc, _, err = self.main(self.write(GOOD), "--out", target, "--binary", fake_sim(self.tmp), "-q")
+        self.assert_one_error(rc, err, 2, "--out %s: cannot create the output folder: a file, not a folder" % target)
+        rc, _, err = self.main(self.write(GOOD), "--out", os.path.join(self.tmp, "o"), "--docs", target,
+                               "--binary", fake_sim(self.tmp), "-q")
+        self.assert_one_error(rc, err, 2, "--docs %s: cannot create the folder: a file, not a folder" % target)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "calls.txt")))
+
+    def test_a_busy_run_folder_refuses_and_fresh_keeps_the_lock(self):
+        out = os.path.join(self.tmp, "o")
+        holder = exp.TE.lock_folder(out, "test")  # another experiment or sweep on this folder
+        try:
+            rc, _, err = self.run_main(GOOD, "--fresh")
+            self.assert_one_error(rc, err, 2, "--out %s: in use by another run (pid %d, test; lock %s)" % (
+                out, os.getpid(), os.path.join(out, ".lock")))
+            self.assertFalse(os.path.exists(os.path.join(self.tmp, "calls.txt")))
+        finally:
+            holder.close()
+        rc, _, err = self.run_main(GOOD, "--fresh", "--reduced")
+        self.assertEqual(rc, 0, err)
+        self.assertTrue(os.path.exists(os.path.join(out, ".lock")))
+        with open(os.path.join(out, ".lock")) as f:
+            self.assertEqual(f.read(), "pid %d, experiment\n" % os.getpid())
+
+    def test_a_report_that_cannot_be_written_is_one_line_exit_3(self):
+        os.makedirs(os.path.join(self.tmp, "a", "docs", "t.md"))  # a folder where the report goes
+        rc, _, err = self.run_main(GOOD)
+        self.assertEqual(rc, 3, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(err.strip().splitlines()[-1], "experiment: error: %s: cannot write: Is a directory" %
+                         os.path.join(self.tmp, "a", "docs", "t.md"))
+
+
 @unittest.skipUnless(os.access(BINARY, os.X_OK), "gpumemsys binary not built")
 class EndToEnd(TempDir):
     def test_full_run_writes_the_report_and_reduced_checks_ci_claims(self):

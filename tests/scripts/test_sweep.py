@@ -5,7 +5,8 @@ Expansion, BadFile and SlurmParsing need nothing; LocalSweep runs the real gpume
 build/tb/cli/gpumemsys) on configs/tiny.yaml; Plot needs matplotlib (/usr/bin/python3 on Debian). The Slurm
 backend's end-to-end test is scripts/test_slurm (a real single-node Slurm).
 """
-import contextlib, csv, importlib.util, io, json, os, shutil, subprocess, sys, tempfile, textwrap, time, unittest
+import contextlib, csv, errno, importlib.util, io, json, os, shutil, subprocess, sys, tempfile, textwrap, time, unittest
+from unittest import mock
 from importlib.machinery import SourceFileLoader
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -200,6 +201,170 @@ class BadFile(TempDir):
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn("missing.yaml: cannot read: No such file or directory", p.stderr)
+
+
+def fake_binary(folder, sleep=0):
+    """A stand-in for gpumemsys: `run ... -o DIR` logs DIR to FOLDER/calls.txt, sleeps SLEEP seconds and writes
+    a stats.csv with the default statistics (no simulation: the sweep machinery alone)."""
+    path = os.path.join(folder, "fake-gpumemsys")
+    stats = "".join("%s,1\\n" % s for s in sweep.DEFAULT_STATS if s not in sweep.DERIVED)
+    with open(path, "w") as f:
+        f.write(textwrap.dedent("""\
+            #!/bin/sh
+            while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+            echo "$out" >> "%s"
+            sleep %s
+            printf 'path,value\\n%s' > "$out/stats.csv"
+            echo '{}' > "$out/stats.json"
+            """ % (os.path.join(folder, "calls.txt"), sleep, stats)))
+    os.chmod(path, 0o755)
+    return path
+
+
+class Hardening(TempDir):
+    """Issue 29: every bad input is one line and exit 2, a failed write one line and exit 3, a bug one line
+    (the traceback only with --debug); names stay inside the output folder; empty grids are refused."""
+
+    def sweep_file(self, extra="", head=""):
+        return self.write(head + "config: %s\nworkloads: [%s]\n" % (TINY, SMALL) + extra)
+
+    def assert_one_error(self, rc, err, status, *parts):
+        self.assertEqual(rc, status, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+        for p in parts:
+            self.assertIn(p, err)
+
+    def test_empty_grid_and_list_are_refused_not_one_plain_run(self):
+        for extra, expected in (("grid: {}\n", ":3: grid: empty"), ("list: []\n", ":3: list: empty"),
+                                ("grid:\n  l1.ways: []\n", ":4: grid.l1.ways: expected a non-empty list of values, got []")):
+            with self.subTest(extra):
+                rc, err = self.main(self.sweep_file(extra), "--dry-run")
+                self.assert_one_error(rc, err, 2, expected)
+
+    def test_names_that_would_leave_the_output_folder_are_refused(self):
+        work = os.path.join(self.tmp, "a", "b", "c")  # the default out is out/sweeps/NAME from here
+        os.makedirs(work)
+        cwd = os.getcwd()
+        os.chdir(work)
+        try:
+            for name in ("../escape", "../../../x", os.path.join(self.tmp, "abs"), "a/b", "..", "a\\\\b"):
+                with self.subTest(name):
+                    rc, err = self.main(self.sweep_file(head="name: '%s'\n" % name), "--binary", fake_binary(self.tmp))
+                    self.assert_one_error(rc, err, 2, ":1: name: ", "is not a plain name")
+        finally:
+            os.chdir(cwd)
+        # nothing was run or created (main wrote out/escape, a/x and TMP/abs)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "calls.txt")))
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["a", "fake-gpumemsys", "sweep.yaml"])
+        self.assertEqual(os.listdir(work), [])
+
+    def test_inputs_that_ended_in_tracebacks_are_one_line(self):
+        deep = "set: " + "[" * 3000 + "]" * 3000 + "\n"
+        cases = [("grid: {l1.ways: [%s]}\n" % ("9" * 5000), ":3: grid.l1.ways[0]: an integer of 5000 digits"),
+                 (deep, "nested too deeply"),
+                 ("set: {system.seed: 2001-13-45}\n", ":3: set.system.seed: '2001-13-45': month must be in 1..12"),
+                 ("out: !!python/object:os.system x\n", ":3: out: could not determine a constructor"),
+                 ("---\ngrid: {l1.ways: [4]}\n", ":3: a second YAML document")]
+        for extra, expected in cases:
+            with self.subTest(expected):
+                p = subprocess.run([sys.executable, SWEEP, self.sweep_file(extra), "--dry-run"], capture_output=True,
+                                   text=True, timeout=60)
+                self.assert_one_error(p.returncode, p.stderr, 2, expected)
+        for path, expected in (("/dev/zero", "larger than 1024 KiB"), (self.tmp, "cannot read: Is a directory")):
+            p = subprocess.run([sys.executable, SWEEP, path, "--dry-run"], capture_output=True, text=True, timeout=60)
+            self.assert_one_error(p.returncode, p.stderr, 2, expected)
+        with open(os.path.join(self.tmp, "latin1.yaml"), "wb") as f:
+            f.write(b"config: c\nname: caf\xe9\n")
+        rc, err = self.main(os.path.join(self.tmp, "latin1.yaml"), "--dry-run")
+        self.assert_one_error(rc, err, 2, "latin1.yaml:2: not UTF-8 text")
+
+    def test_command_line_errors_are_one_line(self):
+        for argv in (["-j", "x"], ["--bogus"], ["-j", "0"], ["--poll", "0"], ["--max-parallel", "-1"]):
+            with self.subTest(argv):
+                rc, err = self.main(self.sweep_file(), *argv)
+                self.assert_one_error(rc, err, 2, "sweep: error: ")
+
+    def test_out_that_is_a_file_is_refused_before_anything_runs(self):
+        target = os.path.join(self.tmp, "a-file")
+        open(target, "w").close()
+        rc, err = self.main(self.sweep_file(), "--binary", fake_binary(self.tmp), "--out", target)
+        self.assert_one_error(rc, err, 2, "--out %s: cannot create the output folder: a file, not a folder" % target)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "calls.txt")))
+
+    def test_write_failures_are_one_line_exit_3(self):
+        out = os.path.join(self.tmp, "out")
+        os.makedirs(os.path.join(out, "results.csv"))  # a folder where the CSV goes
+        rc, err = self.main(self.sweep_file(), "--binary", fake_binary(self.tmp), "--out", out, "-q")
+        self.assertEqual(rc, 3, err)
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(err.strip().splitlines()[-1],
+                         "sweep: error: %s: cannot write: Is a directory" % os.path.join(out, "results.csv"))
+        # a full disk (an injected ENOSPC on the first write into the output folder): exit 3, no temporary left
+        out2 = os.path.join(self.tmp, "out2")
+        full = OSError(errno.ENOSPC, "No space left on device")
+        with mock.patch.object(sweep.os, "replace", side_effect=full):
+            rc, err = self.main(self.sweep_file(), "--binary", fake_binary(self.tmp), "--out", out2, "-q")
+        self.assert_one_error(rc, err, 3, "run.json: cannot write: No space left on device")
+        self.assertEqual([n for _, _, fs in os.walk(out2) for n in fs if ".tmp" in n], [])
+
+    def test_internal_errors_are_one_line_and_debug_shows_the_traceback(self):
+        path = self.sweep_file()
+        with mock.patch.object(sweep, "load_sweep", side_effect=RuntimeError("boom")):
+            rc, err = self.main(path, "--dry-run")
+            self.assert_one_error(rc, err, 1, "sweep: internal error: RuntimeError: boom", "--debug")
+            rc, err = self.main(path, "--dry-run", "--debug")
+        self.assertEqual(rc, 1)
+        self.assertIn("Traceback", err)
+        self.assertTrue(err.strip().splitlines()[-1].startswith("sweep: internal error: RuntimeError: boom"))
+
+
+class Lock(TempDir):
+    """Issue 29: two sweeps on one --out ran every point twice into the same folders."""
+
+    def start(self, path, out, binary, *extra):
+        return subprocess.Popen([sys.executable, SWEEP, path, "--out", out, "--binary", binary, "-j", "1", "-q"] +
+                                list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def wait_started(self, out, proc):
+        for _ in range(300):  # the first sweep holds the lock once its first run has started
+            if os.path.exists(os.path.join(self.tmp, "calls.txt")) or proc.poll() is not None:
+                return
+            time.sleep(0.05)
+
+    def calls(self):
+        with open(os.path.join(self.tmp, "calls.txt")) as f:
+            return [l.strip() for l in f]
+
+    def test_a_second_sweep_on_the_same_out_refuses_and_each_point_runs_once(self):
+        path = self.write("config: %s\nworkloads: [%s]\ngrid: {l1.ways: [2, 4, 8]}\n" % (TINY, SMALL))
+        out, binary = os.path.join(self.tmp, "out"), fake_binary(self.tmp, sleep=0.5)
+        first = self.start(path, out, binary)
+        self.wait_started(out, first)
+        second = self.start(path, out, binary)
+        _, err2 = second.communicate(timeout=60)
+        _, err1 = first.communicate(timeout=60)
+        self.assertEqual(first.returncode, 0, err1)
+        self.assertEqual(second.returncode, 2, err2)
+        self.assertEqual(err2.strip().splitlines(), [
+            "sweep: error: --out %s: in use by another run (pid %d, sweep; lock %s): wait for it, pass --wait, or "
+            "choose another --out" % (out, first.pid, os.path.join(out, ".lock"))])
+        calls = self.calls()
+        self.assertEqual(len(calls), 3)
+        self.assertEqual(len(set(calls)), 3)  # each point once
+
+    def test_wait_waits_for_the_first_and_runs_nothing_twice(self):
+        path = self.write("config: %s\nworkloads: [%s]\ngrid: {l1.ways: [2, 4]}\n" % (TINY, SMALL))
+        out, binary = os.path.join(self.tmp, "out"), fake_binary(self.tmp, sleep=0.5)
+        first = self.start(path, out, binary)
+        self.wait_started(out, first)
+        second = self.start(path, out, binary, "--wait")
+        _, err2 = second.communicate(timeout=60)
+        _, err1 = first.communicate(timeout=60)
+        self.assertEqual((first.returncode, second.returncode), (0, 0), err1 + err2)
+        self.assertIn("is in use (pid %d, sweep): waiting for it (--wait)" % first.pid, err2)
+        self.assertIn("2 runs, 2 done, 0 to run", err2)
+        self.assertEqual(len(self.calls()), 2)
 
 
 class SlurmParsing(unittest.TestCase):
