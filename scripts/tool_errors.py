@@ -9,7 +9,7 @@ where 1 already means something). The traceback is printed only with --debug. St
 import argparse, errno, fcntl, os, sys, traceback
 
 EXIT_INPUT, EXIT_OUTPUT, EXIT_INTERRUPTED = 2, 3, 130
-MAX_INPUT_BYTES = 1 << 20  # a sweep or experiment file is a few KiB; more is not one (e.g. /dev/zero)
+MAX_INPUT_BYTES = 256 << 10  # a sweep or experiment file is a few KiB; more is not one (e.g. /dev/zero)
 
 
 class InputError(Exception):
