@@ -18,6 +18,11 @@ class InputError(Exception):
 
 class OutputError(Exception):
     """An output could not be written (a full disk, a folder where a file goes). Exit status 3, one line."""
+    errno = None
+
+
+# A write that fails with one of these fails for every run after it: the tools stop rather than go on.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)
 
 
 class ArgParser(argparse.ArgumentParser):
@@ -124,7 +129,9 @@ def write_text(path, text):
             os.remove(tmp)
         except OSError:
             pass
-        raise OutputError("%s: cannot write: %s" % (path, e.strerror or e))
+        err = OutputError("%s: cannot write: %s" % (path, e.strerror or e))
+        err.errno = e.errno  # a full disk (ENOSPC) stops a sweep; other failures stay with their run
+        raise err
 
 
 def lock_folder(folder, prog, what="--out", wait=False):

@@ -308,6 +308,24 @@ class Hardening(TempDir):
             rc, err = self.main(self.sweep_file(), "--binary", fake_binary(self.tmp), "--out", out2, "-q")
         self.assert_one_error(rc, err, 3, "run.json: cannot write: No space left on device")
         self.assertEqual([n for _, _, fs in os.walk(out2) for n in fs if ".tmp" in n], [])
+        # the disk fills while the runs run: the first run that cannot write its result stops the sweep
+        real = sweep.write_atomic
+
+        def write(path, text):
+            if path.endswith("result.json"):
+                e = sweep.TE.OutputError("%s: cannot write: No space left on device" % path)
+                e.errno = errno.ENOSPC
+                raise e
+            real(path, text)
+        path = self.write("config: %s\nworkloads: [%s]\ngrid: {l1.ways: [2, 4, 8, 16]}\n" % (TINY, SMALL))
+        with mock.patch.object(sweep, "write_atomic", side_effect=write):
+            rc, err = self.main(path, "--binary", fake_binary(self.tmp), "--out", os.path.join(self.tmp, "o3"),
+                                "-q", "-j", "1")
+        self.assertEqual(rc, 3, err)
+        self.assertNotIn("Traceback", err)
+        self.assertRegex(err.strip().splitlines()[-1], r"^sweep: error: run [0-9a-f]{12}: \S+/result.json: cannot "
+                         r"write: No space left on device \(the sweep stopped; run it again to resume\)$")
+        self.assertEqual(len(err.strip().splitlines()), 2, err)  # the start line, then the error
 
     def test_internal_errors_are_one_line_and_debug_shows_the_traceback(self):
         path = self.sweep_file()
