@@ -16,7 +16,7 @@ from importlib.machinery import SourceFileLoader
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.environ.get("GMS_SCRIPTS", os.path.join(ROOT, "scripts"))  # another tree's tools, to compare
 FINDINGS = os.path.join(ROOT, "tests", "scripts", "fuzz_findings")
-SEED = 20261129
+SEED = int(os.environ.get("GMS_FUZZ_SEED", "20261129"))  # another seed or GMS_FUZZ_PER_SEED=N: a longer search
 # Mutations per seed file (one sweep file; five experiment files of ~200 lines, ~50 ms each): ~15 s in all.
 PER_SEED = {"sweep": 300, "experiment": 40}
 
