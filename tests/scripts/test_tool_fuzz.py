@@ -58,12 +58,14 @@ def structural(rng, text):
     import yaml
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, RecursionError):  # not YAML any more, a bad date, deep nesting
         return text
     paths = []
 
     def walk(x, path):
         paths.append(path)
+        if len(path) > 20:  # a recursive alias (&x [*x]) loads as a list inside itself
+            return
         if isinstance(x, dict):
             for k, v in x.items():
                 walk(v, path + (k,))
@@ -86,7 +88,7 @@ def structural(rng, text):
         parent[path[-1]] = rng.choice(PY_HOSTILE)
     try:
         return yaml.safe_dump(data, sort_keys=False, allow_unicode=rng.random() < 0.5).encode("utf-8", "replace")
-    except (yaml.YAMLError, ValueError):
+    except (yaml.YAMLError, ValueError, RecursionError):
         return text
 
 
