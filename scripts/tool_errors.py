@@ -154,7 +154,10 @@ def lock_folder(folder, prog, what="--out", wait=False):
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as e:
         if e.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-            raise InputError("%s %s: cannot lock %s: %s" % (what, folder, path, e.strerror or e))
+            # A file system without locks (Lustre mounted noflock): run unguarded rather than not at all.
+            print("%s: warning: %s: the file system takes no lock (%s): a second run on this folder would not "
+                  "be kept out" % (prog, path, e.strerror or e), file=sys.stderr, flush=True)
+            return f
         f.seek(0)
         holder = f.read(200).strip() or "unknown pid"
         if not wait:

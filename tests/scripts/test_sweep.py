@@ -385,6 +385,15 @@ class Lock(TempDir):
         self.assertIn("2 runs, 2 done, 0 to run", err2)
         self.assertEqual(len(self.calls()), 2)
 
+    def test_a_file_system_without_locks_warns_and_runs(self):
+        path = self.write("config: %s\nworkloads: [%s]\n" % (TINY, SMALL))
+        nolock = OSError(errno.ENOSYS, "Function not implemented")  # Lustre mounted noflock
+        with mock.patch.object(sweep.TE.fcntl, "flock", side_effect=nolock):
+            rc, err = self.main(path, "--out", os.path.join(self.tmp, "out"), "--binary", fake_binary(self.tmp), "-q")
+        self.assertEqual(rc, 0, err)
+        self.assertIn("sweep: warning: %s: the file system takes no lock (Function not implemented)" %
+                      os.path.join(self.tmp, "out", ".lock"), err)
+
 
 class SlurmParsing(unittest.TestCase):
     """The state parsers against the text formats of sacct -P and scontrol -o (Slurm 22.05)."""
