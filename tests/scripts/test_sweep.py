@@ -203,9 +203,10 @@ class BadFile(TempDir):
         self.assertIn("missing.yaml: cannot read: No such file or directory", p.stderr)
 
 
-def fake_binary(folder, sleep=0):
-    """A stand-in for gpumemsys: `run ... -o DIR` logs DIR to FOLDER/calls.txt, sleeps SLEEP seconds and writes
-    a stats.csv with the default statistics (no simulation: the sweep machinery alone)."""
+def fake_binary(folder, gate=None):
+    """A stand-in for gpumemsys: `run ... -o DIR` logs DIR to FOLDER/calls.txt, waits (at most 60 s) for the
+    file GATE when one is given, and writes a stats.csv with the default statistics (no simulation: the
+    sweep machinery alone)."""
     path = os.path.join(folder, "fake-gpumemsys")
     stats = "".join("%s,1\\n" % s for s in sweep.DEFAULT_STATS if s not in sweep.DERIVED)
     with open(path, "w") as f:
@@ -213,10 +214,10 @@ def fake_binary(folder, sleep=0):
             #!/bin/sh
             while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
             echo "$out" >> "%s"
-            sleep %s
+            i=0; while [ -n "%s" ] && [ ! -e "%s" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done
             printf 'path,value\\n%s' > "$out/stats.csv"
             echo '{}' > "$out/stats.json"
-            """ % (os.path.join(folder, "calls.txt"), sleep, stats)))
+            """ % (os.path.join(folder, "calls.txt"), gate or "", gate or "", stats)))
     os.chmod(path, 0o755)
     return path
 
@@ -345,8 +346,8 @@ class Lock(TempDir):
         return subprocess.Popen([sys.executable, SWEEP, path, "--out", out, "--binary", binary, "-j", "1", "-q"] +
                                 list(extra), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
-    def wait_started(self, out, proc):
-        for _ in range(300):  # the first sweep holds the lock once its first run has started
+    def wait_started(self, proc):
+        for _ in range(1200):  # the first sweep holds the lock once its first run has started
             if os.path.exists(os.path.join(self.tmp, "calls.txt")) or proc.poll() is not None:
                 return
             time.sleep(0.05)
@@ -357,11 +358,13 @@ class Lock(TempDir):
 
     def test_a_second_sweep_on_the_same_out_refuses_and_each_point_runs_once(self):
         path = self.write("config: %s\nworkloads: [%s]\ngrid: {l1.ways: [2, 4, 8]}\n" % (TINY, SMALL))
-        out, binary = os.path.join(self.tmp, "out"), fake_binary(self.tmp, sleep=0.5)
+        gate = os.path.join(self.tmp, "go")  # the first sweep's runs wait for it: the second meets a held lock
+        out, binary = os.path.join(self.tmp, "out"), fake_binary(self.tmp, gate)
         first = self.start(path, out, binary)
-        self.wait_started(out, first)
+        self.wait_started(first)
         second = self.start(path, out, binary)
         _, err2 = second.communicate(timeout=60)
+        open(gate, "w").close()
         _, err1 = first.communicate(timeout=60)
         self.assertEqual(first.returncode, 0, err1)
         self.assertEqual(second.returncode, 2, err2)
@@ -374,14 +377,17 @@ class Lock(TempDir):
 
     def test_wait_waits_for_the_first_and_runs_nothing_twice(self):
         path = self.write("config: %s\nworkloads: [%s]\ngrid: {l1.ways: [2, 4]}\n" % (TINY, SMALL))
-        out, binary = os.path.join(self.tmp, "out"), fake_binary(self.tmp, sleep=0.5)
+        gate = os.path.join(self.tmp, "go")
+        out, binary = os.path.join(self.tmp, "out"), fake_binary(self.tmp, gate)
         first = self.start(path, out, binary)
-        self.wait_started(out, first)
+        self.wait_started(first)
         second = self.start(path, out, binary, "--wait")
+        waiting = second.stderr.readline()  # the first line it prints: it is waiting for the lock
+        open(gate, "w").close()
         _, err2 = second.communicate(timeout=60)
         _, err1 = first.communicate(timeout=60)
         self.assertEqual((first.returncode, second.returncode), (0, 0), err1 + err2)
-        self.assertIn("is in use (pid %d, sweep): waiting for it (--wait)" % first.pid, err2)
+        self.assertIn("is in use (pid %d, sweep): waiting for it (--wait)" % first.pid, waiting)
         self.assertIn("2 runs, 2 done, 0 to run", err2)
         self.assertEqual(len(self.calls()), 2)
 
