@@ -22,7 +22,7 @@ class TraceSelector {
   TraceSelector(const std::string& vcd_path, const std::vector<std::string>& globs);
   // Only the simulated-time window [from_ps, to_ps] is written (VcdWriter::set_window).
   void set_window_ps(uint64_t from_ps, uint64_t to_ps);
-  ~TraceSelector();  // closes the VCD if close() was not called (without a report)
+  ~TraceSelector();  // without close() (an error path) the VCD is discarded, an older file kept
   TraceSelector(const TraceSelector&) = delete;
   TraceSelector& operator=(const TraceSelector&) = delete;
 
@@ -32,9 +32,10 @@ class TraceSelector {
   VcdWriter* file_for(const std::string& block_name) const;
   // After elaboration: ConfigError naming the first glob that selected none of the blocks that asked.
   void check_every_glob_matched() const;
-  // Writes the values pending at the current simulation time and closes the VCD; OutputError naming the
-  // file if any write failed.
+  // Writes the values pending at `end` (default: the current simulation time; the last change traced if
+  // later), closes the VCD and renames it over its path; OutputError naming the file if any write failed.
   void close();
+  void close(const sc_core::sc_time& end);
   // Splits "a*,b*" into globs.
   static std::vector<std::string> split_globs(const std::string& s);
 

@@ -138,10 +138,10 @@ void VcdWriter::write_header() {
 }
 
 void VcdWriter::advance(uint64_t time) {
-  if (!started_) {  // the first change fixes the initial instant
+  if (!started_) {  // the initial instant is time 0 or the window's start, whenever the first change comes
     started_ = true;
-    now_ = time;
-    return;
+    now_ = std::min(time, from_);
+    if (time == now_) return;
   }
   if (time < now_)
     throw std::logic_error("VCD " + path() + ": time went back from " + std::to_string(now_) + " to " +
@@ -151,25 +151,24 @@ void VcdWriter::advance(uint64_t time) {
     resets_.pop();
     Var& v = vars_[r.id];
     if (r.time != v.pulse_until) continue;  // pulsed again since: a later reset ends it
-    if (r.time > now_) {
-      write_instant();
-      now_ = r.time;
-    }
+    if (r.time > now_) move_to(r.time);
     v.value = 0;
     if (!v.dirty) {
       v.dirty = true;
       dirty_.push_back(r.id);
     }
   }
-  if (time > now_) {  // else the resets fell in the instant `time` itself, which stays open for sets
-    write_instant();
-    if (now_ < from_ && time > from_) {  // entering the window: the values as they stand, at `from`
-      now_ = from_;
-      write_instant();
-    }
-    now_ = time;
-  }
+  if (time > now_) move_to(time);  // else the resets fell in the instant `time`, which stays open for sets
   if (buf_.size() >= kFlushBytes) flush_buffer();
+}
+
+void VcdWriter::move_to(uint64_t time) {
+  write_instant();
+  if (now_ < from_ && time > from_) {  // entering the window: the values as they stand, at `from`
+    now_ = from_;
+    write_instant();
+  }
+  now_ = time;
 }
 
 void VcdWriter::write_instant() {

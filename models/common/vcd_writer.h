@@ -1,8 +1,10 @@
 // A value change dump (IEEE 1364 VCD) written while the simulation runs. Variables are declared first
 // (scope = block, name = signal), then set(id, value, time) records changes with never-decreasing times:
-// the last value set in one instant is the one written, unchanged values are not repeated. close() writes
-// the pending instant and a final time stamp, so the dump ends with the values the run ended with.
-// Every write goes through OutputFile: a failed write fails close() naming the file.
+// the last value set in one instant is the one written, unchanged values are not repeated. The dump opens
+// at time 0 (or the window's start) with every variable's value there ($dumpvars), whenever the first
+// change comes. close() writes the pending instant and a final time stamp, so the dump ends with the
+// values the run ended with. Every write goes through OutputFile: a failed write fails close() naming the
+// file, and a writer destroyed without close() (an error path) leaves the file as it was before the run.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -49,8 +51,9 @@ class VcdWriter {
     vars_[id].pulse_until = time + width;
     resets_.push({time + width, id});
   }
-  // Writes what is pending, "#end_time" if later than the last instant written, and closes the file;
-  // OutputError if any write failed. Later set() calls are ignored; a second close() does nothing.
+  // Writes what is pending, "#end_time" if later than the last instant written, closes the file and
+  // renames it over the path (OutputFile::commit); OutputError if any write failed. Later set() calls are
+  // ignored; a second close() does nothing.
   void close(uint64_t end_time);
   const std::string& path() const { return out_.path(); }
 
@@ -69,6 +72,9 @@ class VcdWriter {
   };
   // Ends the pulses due by `time` and writes the instants up to it; now_ = time.
   void advance(uint64_t time);
+  // Writes the instant now_ and moves to `time` (> now_); entering the window on the way writes the
+  // values at its start (a pulse's end, too, may be the first event past it).
+  void move_to(uint64_t time);
   void write_instant();  // writes the changes of the instant now_ (the header and $dumpvars first)
   void write_header();
   void write_value(const Var& v);
@@ -81,8 +87,8 @@ class VcdWriter {
   std::priority_queue<Reset, std::vector<Reset>, std::greater<Reset>> resets_;  // pulse ends, earliest first
   uint64_t now_ = 0, last_stamp_ = 0;
   uint64_t from_ = 0, to_ = UINT64_MAX;  // the window written (set_window)
-  bool started_ = false;                 // the first set() fixed the initial instant
-  bool first_closed_ = false;            // the first instant is over: no more declarations
+  bool started_ = false;       // the first set() opened the initial instant (0 or the window's start)
+  bool first_closed_ = false;  // the first instant is over: no more declarations
   bool header_written_ = false;
   bool closed_ = false;
   std::string buf_;

@@ -432,7 +432,9 @@ void GpuSystem::check_trace_selection() const {
 }
 
 void GpuSystem::close_trace() {
-  if (trace_) trace_->close();
+  // Not the kernel's time: an idle controller timer (an adaptive LLC's next window) may have moved it far
+  // past the run's end.
+  if (trace_) trace_->close(std::max(mem_->finish_time(), last_completion()));
 }
 
 // Runs what is still in flight after the last warp finished (e.g. write-back acknowledgements) until the

@@ -86,8 +86,10 @@ class GpuSystem {
 
   // --vcd: ConfigError if a --trace glob selects no block (call before run()).
   void check_trace_selection() const;
-  // --vcd: writes the values pending at the end of the run and closes the VCD (OutputError if a write
-  // failed). Call after run(); nothing without --vcd.
+  // --vcd: writes the values pending at the end of the run, closes the VCD and renames it over its path
+  // (OutputError if a write failed). The file ends at the run's end: when the last warp finished (the
+  // summary's simulated time) or the last response of traffic that drained after it, or the last change
+  // traced; a failed run's where it stopped. Call after run(); nothing without --vcd.
   void close_trace();
 
  private:

@@ -2,6 +2,7 @@
 // instant (the last set wins), writes exactly the path given and ends with the values the run ended with.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -77,6 +78,49 @@ TEST(OutputFile, PathThatCannotBeOpenedIsBadInputNamingIt) {
             path + ": cannot open for writing: No such file or directory");
 }
 
+// Results are never lost: the bytes go to a temporary in the same folder, renamed over the file only by
+// commit(); an error path (destroyed without it) removes the temporary and leaves the old file as it was.
+TEST(OutputFile, ReplacesTheOldFileOnlyWhenCommitted) {
+  const std::string path = tmp("replaced.txt");
+  gms::write_output_file(path, "old\n");
+  {
+    gms::OutputFile f(path);
+    f.write("new\n");
+    f.finish();
+    EXPECT_EQ(slurp(path), "old\n");  // finished, not yet committed
+  }                                   // an error on its way: discarded
+  EXPECT_EQ(slurp(path), "old\n");
+  EXPECT_FALSE(exists(tmp(".replaced.txt.tmp.") + std::to_string(::getpid())));
+  gms::OutputFile f(path);
+  EXPECT_TRUE(exists(tmp(".replaced.txt.tmp.") + std::to_string(::getpid())));
+  f.write("new\n");
+  f.close();
+  EXPECT_EQ(slurp(path), "new\n");
+  EXPECT_FALSE(exists(tmp(".replaced.txt.tmp.") + std::to_string(::getpid())));
+}
+
+TEST(OutputFile, ASymbolicLinkKeepsPointingAtTheReplacedFile) {
+  const std::string file = tmp("link_target.txt"), link = tmp("link.txt");
+  gms::write_output_file(file, "old\n");
+  std::remove(link.c_str());
+  ASSERT_EQ(::symlink("link_target.txt", link.c_str()), 0);
+  gms::write_output_file(link, "new\n");
+  struct stat st;
+  ASSERT_EQ(::lstat(link.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(slurp(file), "new\n");
+}
+
+TEST(VcdWriter, AWriterDestroyedWithoutCloseLeavesTheOldFile) {
+  const std::string path = tmp("kept.vcd");
+  gms::write_output_file(path, "an older dump\n");
+  {
+    gms::VcdWriter w(path, "1 ps");
+    w.set(w.declare("sm0", "in_flight", 32), 1, 10);
+  }
+  EXPECT_EQ(slurp(path), "an older dump\n");
+}
+
 TEST(VcdWriter, HeaderHasScopesVarsAndWidths) {
   const std::string path = tmp("header.vcd");
   gms::VcdWriter w(path, "1 ps");
@@ -116,13 +160,14 @@ TEST(VcdWriter, CloseWritesTheValuesOfTheLastInstant) {
   const std::string path = tmp("last_instant.vcd");
   gms::VcdWriter w(path, "1 ps");
   const uint32_t n = w.declare("sm0", "in_flight", 32);
-  w.set(n, 2, 5);  // the first instant holds the initial values, whenever it is
+  w.set(n, 2, 5);  // the dump still opens at 0 with the initial values (GTKWave shows none before)
   w.set(n, 1, 30);
   w.set(n, 0, 50);  // the run ends in this instant: still written
   w.close(50);
   w.set(n, 7, 60);  // after close: ignored
   w.close(60);
-  EXPECT_EQ(body(slurp(path)), "#5\n$dumpvars\nb10 aaaaa\n$end\n#30\nb1 aaaaa\n#50\nb0 aaaaa\n");
+  EXPECT_EQ(body(slurp(path)),
+            "#0\n$dumpvars\nb0 aaaaa\n$end\n#5\nb10 aaaaa\n#30\nb1 aaaaa\n#50\nb0 aaaaa\n");
 }
 
 // A window keeps [from, to]: changes before `from` fold into the values dumped at `from`, changes after `to`
@@ -147,6 +192,19 @@ TEST(VcdWriter, AWindowKeepsOnlyItsTimesWithTheValuesAtItsStart) {
   e.close(50);
   EXPECT_EQ(body(slurp(early)), "#50\n$dumpvars\nb10 aaaaa\n$end\n");
   EXPECT_THROW(gms::VcdWriter(tmp("bad.vcd"), "1 ps").set_window(5, 4), std::logic_error);
+}
+
+// A pulse that ends past the window's start is the first event inside it: the file still opens at the
+// start with the values there (it opened at the pulse's end).
+TEST(VcdWriter, AWindowOpensAtItsStartWhenAPulseEndsPastIt) {
+  const std::string path = tmp("window_pulse.vcd");
+  gms::VcdWriter w(path, "1 ps");
+  w.set_window(100, 200);
+  const uint32_t hit = w.declare("l1", "hit", 1);
+  w.pulse(hit, 10, 95);  // 1 from 10, 0 at 105
+  w.set(hit, 1, 150);
+  w.close(300);
+  EXPECT_EQ(body(slurp(path)), "#100\n$dumpvars\n1aaaaa\n$end\n#105\n0aaaaa\n#150\n1aaaaa\n#200\n");
 }
 
 // Event pulses (the L1's hit/miss/bypass): 1 at the event, 0 one width later; a pulse again before the end

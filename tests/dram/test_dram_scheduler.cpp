@@ -131,6 +131,7 @@ TEST(DramScheduler, TracedChannelWritesProbes) {
     Rig rig(p, s, &sel);
     rig.run();
     EXPECT_EQ(rig.stat("row_hits"), 3);
+    sel.close();  // writes the file (destroyed without close(), an error path, it is discarded)
   }
   std::ifstream f(vcd);
   std::stringstream text;
@@ -153,6 +154,7 @@ TEST(DramScheduler, TracedChannelShowsTheCommandBusAndBankState) {
     Rig rig(p, {read64(at(5, 7, 0), 0)}, &sel);
     period = rig.period();
     rig.run();
+    sel.close();
   }
   const auto f = gms::test::VcdFile::load(vcd);
   ASSERT_EQ(f.ps_per_unit(), 1u);  // VCD times are ps, as rig.period()

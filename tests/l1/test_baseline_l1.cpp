@@ -291,7 +291,8 @@ TEST(L1Baseline, VcdProbesTraceOccupancyHitsAndMisses) {
   o.trace = trace.get();
   Bench b(test_params(), {load(A, false), load(B, false), load(A)}, o);
   sc_core::sc_start();
-  trace.reset();  // closes the file
+  trace->close();  // writes the file (destroyed without close(), an error path, it is discarded)
+  trace.reset();
   std::ifstream f(path);
   std::stringstream text;
   text << f.rdbuf();

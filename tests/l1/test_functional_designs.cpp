@@ -76,7 +76,8 @@ TEST(L1TscPlusVcd, TheModeProbeShowsTheSwitchToCoarse) {
   p.design = "tsc_plus";
   Bench b(p, ops, o);
   sc_core::sc_start();
-  trace.reset();  // closes the file
+  trace->close();  // writes the file (destroyed without close(), an error path, it is discarded)
+  trace.reset();
   std::ifstream f(path);
   std::stringstream text;
   text << f.rdbuf();

@@ -284,6 +284,7 @@ TEST(LlcTimed, VcdProbesTraceMshrOccupancyHitsAndMisses) {
     Bench b(small_params(), sc_core::sc_time(100, sc_core::SC_NS), &trace);
     b.up->script = {read(0, kA, 0xF), read(200000, kA, 0xF)};
     sc_core::sc_start();
+    trace.close();  // writes the file (destroyed without close(), an error path, it is discarded)
   }
   // (time ps, signal, value) of every change, from the $var ids and the value lines.
   std::ifstream in(path);

@@ -142,7 +142,8 @@ TEST(NocTraffic, VcdProbesShowPerPortOccupancyAndGrants) {
     b.ini[1]->add(0, b.line_to(0, 1), false, 0x1);
     sc_core::sc_start();
     EXPECT_EQ(b.stat("resp.packets"), 2);
-  }  // closes the VCD file
+    sel.close();  // writes the file (destroyed without close(), an error path, it is discarded)
+  }
   const auto f = gms::test::VcdFile::load(base + ".vcd");
   const uint64_t ns = 1000 / f.ps_per_unit();
   for (const char* name : {"req_buffered_flits", "req_delivered", "resp_buffered_flits", "resp_delivered"})

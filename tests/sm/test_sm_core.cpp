@@ -278,7 +278,8 @@ TEST(SmCore, TracesOnlySelectedSms) {
                    })},
       10, nullptr, trace.get());
   sys.run();
-  trace.reset();  // closes the file
+  trace->close();  // writes the file (destroyed without close(), an error path, it is discarded)
+  trace.reset();
   std::ifstream f(path);
   std::stringstream text;
   text << f.rdbuf();
