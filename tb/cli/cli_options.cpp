@@ -25,13 +25,15 @@ const char* cli_usage() {
          "  --set KEY=VALUE       override a configuration key, e.g. --set l1.ways=8 (repeatable)\n"
          "  --vcd FILE            write a VCD waveform of the traced blocks to FILE (exactly this name)\n"
          "  --trace GLOBS         with --vcd: blocks to trace, comma-separated globs (default: all), e.g.\n"
-         "                        'l1*,dram*'; each glob must match a block\n"
+         "                        'l1*,dram*'; each glob must match a block (repeatable: the globs add up)\n"
          "  --trace-from TIME     with --vcd: write the waveform from this simulated time on (e.g. 20us,\n"
          "                        1500ns, 3ms, 250ps; the values at TIME open the file)\n"
          "  --trace-to TIME       with --vcd: stop writing the waveform at this simulated time\n"
          "  --no-check            do not check loads against the golden memory\n"
          "  -q, --quiet           no progress line\n"
-         "  -h, --help            this text\n";
+         "  -h, --help            this text\n"
+         "An option that takes one value (-c, -w, -o, --vcd, ...) may be given once; --set and --trace "
+         "repeat.\n";
 }
 
 namespace {
@@ -52,6 +54,14 @@ uint64_t parse_sim_time(const std::string& opt, const std::string& v) {
                     "': expected a whole number of ps, ns, us, ms or s (e.g. 20us)");
 }
 }  // namespace
+
+const std::string& RepeatGuard::operator()(const std::string& spelling, const std::string& option) {
+  const auto [it, first] = seen_.emplace(option, spelling);
+  if (!first)
+    throw ConfigError("command line: " + spelling + " given twice" +
+                      (it->second != spelling ? " (first as " + it->second + ")" : ""));
+  return spelling;
+}
 
 CliOptions parse_cli(int argc, const char* const* argv) {
   CliOptions o;
@@ -79,6 +89,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
                       " (expected 'run' or 'trace record')");
   }
   ++i;
+  RepeatGuard once;
   auto need = [&](const std::string& flag) -> std::string {
     if (i + 1 >= argc) throw ConfigError("command line: " + flag + " needs a value");
     return argv[++i];
@@ -86,26 +97,27 @@ CliOptions parse_cli(int argc, const char* const* argv) {
   for (; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "-c" || a == "--config")
-      o.config_path = need(a);
+      o.config_path = need(once(a, "-c"));
     else if (a == "-w" || a == "--workload")
-      o.workload_path = need(a);
+      o.workload_path = need(once(a, "-w"));
     else if (a == "-o" || a == "--out") {
-      o.out_dir = need(a);
+      o.out_dir = need(once(a, "-o"));
       o.out_given = true;
     } else if (o.command == "record" && a == "--format")
-      o.trace_format = need(a);
+      o.trace_format = need(once(a, a));
     else if (o.command == "record" && a == "--compression")
-      o.trace_compression = need(a);
+      o.trace_compression = need(once(a, a));
     else if (a == "--set")
       o.sets.push_back(need(a));
     else if (a == "--vcd" && o.command == "run") {
-      o.vcd_path = need(a);
+      o.vcd_path = need(once(a, a));
       if (o.vcd_path.empty()) throw ConfigError("command line: --vcd needs a file name");
-    } else if (a == "--trace" && o.command == "run") {
-      o.trace_globs = need(a);
+    } else if (a == "--trace" && o.command == "run") {  // repeatable: the globs add up
+      const std::string globs = need(a);
+      o.trace_globs = o.trace_given ? o.trace_globs + "," + globs : globs;
       o.trace_given = true;
     } else if ((a == "--trace-from" || a == "--trace-to") && o.command == "run") {
-      (a == "--trace-from" ? o.trace_from_ps : o.trace_to_ps) = parse_sim_time(a, need(a));
+      (a == "--trace-from" ? o.trace_from_ps : o.trace_to_ps) = parse_sim_time(a, need(once(a, a)));
       o.window_given = true;
     } else if (a == "--no-check")
       o.check_data = false;

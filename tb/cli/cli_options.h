@@ -1,6 +1,7 @@
 // Command-line parsing for gpumemsys. Bad usage is a ConfigError (exit status 2), never a guess.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,17 @@ struct CliOptions {
   bool window_given = false;
   bool check_data = true;
   bool quiet = false;
+};
+
+// An option that takes one value may be given once: -c a -c b silently ran b. The call for each
+// occurrence returns `spelling`, or throws ConfigError "command line: -c given twice" ("--config given
+// twice (first as -c)" when spelled two ways); `option` is the name both spellings share.
+class RepeatGuard {
+ public:
+  const std::string& operator()(const std::string& spelling, const std::string& option);
+
+ private:
+  std::map<std::string, std::string> seen_;  // option -> its first spelling
 };
 
 CliOptions parse_cli(int argc, const char* const* argv);

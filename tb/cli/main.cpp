@@ -16,6 +16,7 @@
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
 #include "tb/cli/huge_page_heap.h"
+#include "tb/cli/output_paths.h"
 #include "tb/cli/rd_cmd.h"
 #include "tb/cli/trace_record_cmd.h"
 #include "tb/system/gpu_system.h"
@@ -28,6 +29,24 @@
 #include "tb/workloads/workload_loader.h"
 
 namespace {
+
+// No output may overwrite an input (-c, -w and the files it names) or another output: checked before any
+// output is opened.
+void check_run_paths(const gms::CliOptions& o, const gms::LoadedPrograms& programs,
+                     const gms::AccelSimWorkload* accel) {
+  std::vector<gms::NamedPath> inputs = {{"-c", o.config_path}, {"-w", o.workload_path}};
+  std::error_code ec;
+  if (std::filesystem::is_directory(o.workload_path, ec))  // an Accel-Sim folder
+    inputs.push_back({"-w", o.workload_path + "/kernelslist.g"});
+  for (const std::string& f : programs.workload_paths) inputs.push_back({"-w (a workload it names)", f});
+  if (accel)
+    for (const std::string& f : accel->kernel_files()) inputs.push_back({"-w (a kernel trace it lists)", f});
+  std::vector<gms::NamedPath> outputs;
+  for (const char* name : {"stats.json", "stats.csv", "llc_timeline.txt"})
+    outputs.push_back({std::string("-o (") + name + ")", o.out_dir + "/" + name});
+  if (!o.vcd_path.empty()) outputs.push_back({"--vcd", o.vcd_path});
+  gms::check_output_paths(inputs, outputs);
+}
 
 int run(const gms::CliOptions& o) {
   const auto started = std::chrono::steady_clock::now();  // set-up time includes reading the inputs
@@ -50,12 +69,16 @@ int run(const gms::CliOptions& o) {
                            : gms::load_any_workload(o.workload_path));
   }
   auto* accel = workload ? dynamic_cast<gms::AccelSimWorkload*>(&workload->inner()) : nullptr;
+  check_run_paths(o, programs, accel);
 
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);
   if (ec) throw gms::ConfigError(o.out_dir + ": cannot create output directory: " + ec.message());
-  // Opened before the run: a path that cannot be written is bad input, found before the simulation.
+  // Opened before the run: a path that cannot be written is bad input, found before the simulation. Each
+  // is a temporary renamed over the old file only once the run is over and every output is written (an
+  // error on the way, exit 2 included, leaves the old files as they were).
   gms::OutputFile json_file(o.out_dir + "/stats.json"), csv_file(o.out_dir + "/stats.csv");
+  gms::OutputFile timeline_file(o.out_dir + "/llc_timeline.txt");  // kept only if the organisation changed
 
   gms::RunOptions ro;
   ro.started = started;
@@ -76,20 +99,24 @@ int run(const gms::CliOptions& o) {
   if (accel) accel->attach_stats(sys.stats());
   sys.check_trace_selection();
   gms::RunResult res = sys.run();
-  sys.close_trace();
 
+  // A failed simulation (res.error) still writes its statistics and VCD: they help find the cause.
   std::ostringstream js, cs;
   sys.stats().write_json(js);
   sys.stats().write_csv(cs);
   json_file.write(js.str());
-  json_file.close();
+  json_file.finish();
   csv_file.write(cs.str());
-  csv_file.close();
-  if (sys.llc_timeline().size() > 1) {  // the organisation changed: write its timeline
-    gms::OutputFile tl(o.out_dir + "/llc_timeline.txt");
-    for (const std::string& line : sys.llc_timeline()) tl.write(line + "\n");
-    tl.close();
+  csv_file.finish();
+  const bool timeline = sys.llc_timeline().size() > 1;  // the organisation changed: write its timeline
+  if (timeline) {
+    for (const std::string& line : sys.llc_timeline()) timeline_file.write(line + "\n");
+    timeline_file.finish();
   }
+  sys.close_trace();  // the VCD, renamed over its path
+  json_file.commit();
+  csv_file.commit();
+  if (timeline) timeline_file.commit();
   gms::print_summary(std::cout, sys.stats(), res, sys.checker());
   gms::print_memory_summary(std::cout, cfg);
   if (accel) accel->report(std::cout);

@@ -17,6 +17,8 @@
 #include "models/common/output_file.h"
 #include "models/common/text_excerpt.h"
 #include "models/system/system_config.h"
+#include "tb/cli/cli_options.h"
+#include "tb/cli/output_paths.h"
 #include "tb/system/gpu_system.h"
 #include "tb/traces/workload_detect.h"
 
@@ -36,6 +38,7 @@ struct RdOptions {
 
 RdOptions parse(int argc, const char* const* argv) {
   RdOptions o;
+  RepeatGuard once;
   auto need = [&](int& i, const std::string& f) -> std::string {
     if (i + 1 >= argc) throw ConfigError("command line: " + f + " needs a value");
     return argv[++i];
@@ -43,11 +46,11 @@ RdOptions parse(int argc, const char* const* argv) {
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-c" || a == "--config")
-      o.config_path = need(i, a);
+      o.config_path = need(i, once(a, "-c"));
     else if (a == "-w" || a == "--workload")
-      o.workload_path = need(i, a);
+      o.workload_path = need(i, once(a, "-w"));
     else if (a == "-o" || a == "--out")
-      o.out_dir = need(i, a);
+      o.out_dir = need(i, once(a, "-o"));
     else if (a == "--set")
       o.sets.push_back(need(i, a));
     else if (a == "--rd")
@@ -222,6 +225,20 @@ int run_rd_command(int argc, const char* const* argv) {
   for (const auto& kv : o.rd) p.set(kv);
   p.validate();
   auto workload = load_any_workload(o.workload_path);
+
+  // No output may overwrite an input or another output (checked before any is opened).
+  std::vector<NamedPath> outputs;
+  auto output = [&](const std::string& name) {
+    outputs.push_back({"-o (" + name + ")", o.out_dir + "/" + name});
+  };
+  for (const char* name : {"rd.json", "rd_histogram.csv"}) output(name);
+  if (o.png) output("rd_histogram.png");
+  if (o.sweep) {
+    output("rd_sweep.csv");
+    output("rd_sweep.png");
+  }
+  if (o.compare) output("rd_compare.csv");
+  check_output_paths({{"-c", o.config_path}, {"-w", o.workload_path}}, outputs);
 
   std::error_code ec;
   std::filesystem::create_directories(o.out_dir, ec);

@@ -14,10 +14,12 @@ namespace gms {
 namespace {
 
 // Program i's workload, loaded: every problem with it is reported at its `programs[i].workload` line.
-std::unique_ptr<Workload> load_program_workload(const ConfigNode& p, const std::string& programs_file) {
+std::unique_ptr<Workload> load_program_workload(const ConfigNode& p, const std::string& programs_file,
+                                                std::vector<std::string>& paths) {
   const std::string wl = p.require_string("workload");
   std::filesystem::path wp(wl);
   if (wp.is_relative()) wp = std::filesystem::path(programs_file).parent_path() / wp;
+  paths.push_back(wp.string());
   std::error_code ec;
   if (!std::filesystem::exists(wp, ec)) p.fail("workload", quote_excerpt(wl, 120) + " not found");
   if (is_multi_program_file(wp.string())) {
@@ -72,7 +74,7 @@ LoadedPrograms load_multi_program(const std::string& path, unsigned total_sms) {
     // Paper 004 section 4.1: co-running programs may each see their own LLC organisation.
     const std::string llc_mode =
         p.has("llc_mode") ? p.get_choice("llc_mode", "shared", {"shared", "private"}) : "";
-    loaded.push_back(load_program_workload(p, path));
+    loaded.push_back(load_program_workload(p, path, out.workload_paths));
     p.finish();
     // Overlapping memory is found here when both programs know their footprint, else during the run.
     declared[i] = loaded.back()->footprint(footprints[i]);

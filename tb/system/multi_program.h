@@ -20,6 +20,7 @@ namespace gms {
 struct LoadedPrograms {
   std::vector<std::unique_ptr<CountingWorkload>> workloads;  // per-kernel counts per program
   std::vector<ProgramSpec> specs;
+  std::vector<std::string> workload_paths;  // each program's workload file (as opened), for output checks
 };
 
 // True for a YAML document whose top key is `programs` (never throws).
