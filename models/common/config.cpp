@@ -2,10 +2,9 @@
 
 #include <cerrno>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "models/common/bounded_input.h"
 #include "models/common/text_excerpt.h"
 #include "models/common/yaml_checks.h"
 
@@ -47,6 +46,7 @@ YAML::Node parse_yaml(const std::string& text, const std::string& name, bool lin
   } catch (const YAML::Exception& e) {
     throw ConfigError(name + ": YAML error: " + escape_excerpt(e.msg, 80));
   }
+  check_single_document(text, name, lines);
   return root;
 }
 
@@ -55,15 +55,15 @@ YAML::Node parse_yaml(const std::string& text, const std::string& name, bool lin
 ConfigNode::ConfigNode(std::shared_ptr<ConfigDoc> doc, YAML::Node node, std::string path)
     : doc_(std::move(doc)), node_(node), path_(std::move(path)) {}
 
-ConfigNode ConfigNode::load_file(const std::string& file) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(file, ec)) throw ConfigError(file + ": is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw ConfigError(file + ": cannot read file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw ConfigError(file + ": cannot read file");
-  return load_string(ss.str(), file);
+ConfigNode ConfigNode::load_file(const std::string& file, const std::string& what) {
+  InputFile in(file);
+  return load_input(in, what);
+}
+
+ConfigNode ConfigNode::load_input(InputFile& in, const std::string& what) {
+  // The first bytes are checked before the rest is read: a binary file or a device fails at once.
+  check_yaml_text(in.peek(kSniffBytes), in.path(), true);
+  return load_string(in.read_all(kYamlInputLimit, what), in.path());
 }
 
 ConfigNode ConfigNode::load_string(const std::string& text, const std::string& name) {

@@ -16,6 +16,8 @@
 
 namespace gms {
 
+class InputFile;
+
 // Bad input: the CLI prints what() and exits with status 2.
 class ConfigError : public std::runtime_error {
  public:
@@ -35,7 +37,11 @@ class ConfigNode {
  public:
   ConfigNode(std::shared_ptr<ConfigDoc> doc, YAML::Node node, std::string path);
 
-  static ConfigNode load_file(const std::string& file);
+  // A YAML file read in bounded memory (models/common/bounded_input.h): its first bytes checked, then at
+  // most kYamlInputLimit bytes, whatever it is (file, device, FIFO, pipe). `what` names the kind of input
+  // in the size error ("larger than the 16 MiB limit for a configuration file").
+  static ConfigNode load_file(const std::string& file, const std::string& what = "configuration file");
+  static ConfigNode load_input(InputFile& in, const std::string& what);
   static ConfigNode load_string(const std::string& text, const std::string& name);
 
   // Applies "a.b.c=value" (the value parsed as YAML) before anything is read. An empty value, a path

@@ -1,9 +1,12 @@
 #include "models/common/yaml_checks.h"
 
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include <map>
 #include <set>
+#include <sstream>
 #include <utility>
 #include <vector>
 
@@ -25,6 +28,39 @@ bool token_start(std::string_view text, size_t i) {
   return p == ' ' || p == '\t' || p == '\n' || p == '\r' || p == '[' || p == '{' || p == ',' || p == ':' ||
          p == '-' || p == '?';
 }
+
+// A document marker (`---` or `...`) begins a line: without one the text cannot hold two documents.
+bool has_document_marker(std::string_view text) {
+  for (size_t pos = 0; pos < text.size();) {
+    if (text.compare(pos, 3, "---") == 0 || text.compare(pos, 3, "...") == 0) return true;
+    const size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) break;
+    pos = nl + 1;
+  }
+  return false;
+}
+
+// Parse events of a YAML stream, stopping at the start of a second document (its mark kept).
+class SecondDocumentFinder : public YAML::EventHandler {
+ public:
+  struct Found {
+    YAML::Mark mark;
+  };
+  bool first_done = false;
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (first_done) throw Found{mark};
+  }
+  void OnDocumentEnd() override { first_done = true; }
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  }
+  void OnMapEnd() override {}
+};
 
 const char* kind_of(const YAML::Node& n) {
   return n.IsMap() ? "a map" : n.IsSequence() ? "a list" : "nothing";
@@ -107,6 +143,27 @@ void check_yaml_keys(const YAML::Node& root, const std::string& name, const std:
       todo.emplace_back(it->second, child);
     }
   }
+}
+
+void check_single_document(const std::string& text, const std::string& name, bool lines) {
+  if (!has_document_marker(text)) return;
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  SecondDocumentFinder finder;
+  YAML::Mark second = YAML::Mark::null_mark();
+  try {
+    while (parser.HandleNextDocument(finder)) {
+    }
+    return;
+  } catch (const SecondDocumentFinder::Found& f) {
+    second = f.mark;
+  } catch (const YAML::Exception& e) {
+    if (!finder.first_done) throw;  // the first document's own error: the caller reports it
+    second = e.mark;                // a broken second document is a second document all the same
+  }
+  if (!lines) throw ConfigError(name + ": a second YAML document in the value; one document per value");
+  const std::string loc = second.is_null() ? name + ": " : at_line(name, second.line + 1);
+  throw ConfigError(loc + "a second YAML document starts here; one document per file");
 }
 
 std::string yaml_error_message(const YAML::ParserException& e, const std::string& name, bool lines) {

@@ -23,6 +23,13 @@ void check_yaml_text(std::string_view text, const std::string& name, bool lines 
 // document); with `lines` false (a --set value) no line numbers are given. ConfigError.
 void check_yaml_keys(const YAML::Node& root, const std::string& name, const std::string& path, bool lines);
 
+// The text holds one YAML document: a second one (`---` after the first document, or content after its
+// `...`) -> "name:line: a second YAML document starts here; one document per file" (the line of its `---`
+// or first token), ConfigError; yaml-cpp would silently read the first only. With `lines` false (a --set
+// value): "name: a second YAML document in the value; one document per value". Call it on text whose
+// first document parsed.
+void check_single_document(const std::string& text, const std::string& name, bool lines);
+
 // yaml-cpp's parse error as one line: "name:line: YAML syntax error: <escaped message>" (its recursion
 // limit as "YAML nesting deeper than N levels").
 std::string yaml_error_message(const YAML::ParserException& e, const std::string& name, bool lines);
