@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "models/common/output_file.h"
 #include "models/system/system_config.h"
@@ -57,16 +58,19 @@ int run(const gms::CliOptions& o) {
   gms::SystemConfig cfg = gms::SystemConfig::from(cfg_doc);
   // Counts per kernel (statistics group `workload`) whatever the workload's kind (-w is recognised by
   // content); a `programs:` document runs several workloads side by side, each on its own SMs.
-  const bool multi = !o.embedded_default && gms::is_multi_program_file(o.workload_path);
+  // -w is opened once and sniffed from its first bytes: a pipe or FIFO works, /dev/zero fails at once.
+  std::unique_ptr<gms::InputFile> wl_in =
+      o.embedded_default ? nullptr : gms::open_workload_input(o.workload_path);
+  const bool multi = wl_in && gms::looks_like_programs(wl_in->peek(gms::kSniffBytes));
   gms::LoadedPrograms programs;
   std::unique_ptr<gms::CountingWorkload> workload;
   if (multi) {
-    programs = gms::load_multi_program(o.workload_path, cfg.sm.count);
+    programs = gms::load_multi_program(*wl_in, cfg.sm.count);
   } else {
     workload = std::make_unique<gms::CountingWorkload>(
         o.embedded_default ? gms::load_workload(gms::ConfigNode::load_string(
                                  gms::embedded_default_workload_yaml(), "<embedded workload>"))
-                           : gms::load_any_workload(o.workload_path));
+                           : gms::load_any_workload(o.workload_path, std::move(wl_in)));
   }
   auto* accel = workload ? dynamic_cast<gms::AccelSimWorkload*>(&workload->inner()) : nullptr;
   check_run_paths(o, programs, accel);

@@ -1,9 +1,9 @@
 #include "tb/system/multi_program.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "models/common/text_excerpt.h"
 #include "tb/checker/program_footprints.h"
@@ -22,7 +22,13 @@ std::unique_ptr<Workload> load_program_workload(const ConfigNode& p, const std::
   paths.push_back(wp.string());
   std::error_code ec;
   if (!std::filesystem::exists(wp, ec)) p.fail("workload", quote_excerpt(wl, 120) + " not found");
-  if (is_multi_program_file(wp.string())) {
+  std::unique_ptr<InputFile> in;  // opened once: a FIFO is read once
+  try {
+    in = open_workload_input(wp.string());
+  } catch (const ConfigError& e) {
+    p.fail("workload", e.what());
+  }
+  if (in && looks_like_programs(in->peek(kSniffBytes))) {
     const bool self = std::filesystem::equivalent(wp, programs_file, ec);
     p.fail("workload", "a programs file cannot include programs files (" +
                            (self ? escape_excerpt(programs_file, 120) + " includes itself"
@@ -30,7 +36,7 @@ std::unique_ptr<Workload> load_program_workload(const ConfigNode& p, const std::
                            ")");
   }
   try {
-    return load_any_workload(wp.string());
+    return load_any_workload(wp.string(), std::move(in));
   } catch (const ConfigError& e) {
     p.fail("workload", e.what());
   }
@@ -39,19 +45,24 @@ std::unique_ptr<Workload> load_program_workload(const ConfigNode& p, const std::
 }  // namespace
 
 bool is_multi_program_file(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return false;
-  std::ifstream in(path);
-  if (!in) return false;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#' || line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    return line.rfind("programs:", 0) == 0;  // the first key of the document
+  try {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return false;
+    InputFile in(path);
+    return looks_like_programs(in.peek(kSniffBytes));
+  } catch (const ConfigError&) {
+    return false;
   }
-  return false;
 }
 
 LoadedPrograms load_multi_program(const std::string& path, unsigned total_sms) {
-  ConfigNode doc = ConfigNode::load_file(path);
+  InputFile in(path);
+  return load_multi_program(in, total_sms);
+}
+
+LoadedPrograms load_multi_program(InputFile& in, unsigned total_sms) {
+  const std::string path = in.path();
+  ConfigNode doc = ConfigNode::load_input(in, "programs file");
   std::vector<ConfigNode> list = doc.list("programs");
   if (list.empty()) doc.fail("programs", "expected a non-empty list of programs");
   LoadedPrograms out;

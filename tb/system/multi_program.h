@@ -17,15 +17,19 @@
 
 namespace gms {
 
+class InputFile;  // models/common/bounded_input.h
+
 struct LoadedPrograms {
   std::vector<std::unique_ptr<CountingWorkload>> workloads;  // per-kernel counts per program
   std::vector<ProgramSpec> specs;
   std::vector<std::string> workload_paths;  // each program's workload file (as opened), for output checks
 };
 
-// True for a YAML document whose top key is `programs` (never throws).
+// True for a YAML document whose top key is `programs` (never throws; reads at most kSniffBytes).
 bool is_multi_program_file(const std::string& path);
 // Loads and checks the list (names unique, at least one SM each, total <= total_sms): ConfigError otherwise.
+// The document is read in bounded memory (kYamlInputLimit); the InputFile form takes `-w` already open.
 LoadedPrograms load_multi_program(const std::string& path, unsigned total_sms);
+LoadedPrograms load_multi_program(InputFile& in, unsigned total_sms);
 
 }  // namespace gms

@@ -4,6 +4,7 @@
 
 #include <regex>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "models/common/text_excerpt.h"
 #include "tb/traces/accelsim_kernel.h"
@@ -72,18 +73,37 @@ std::vector<std::string> first_lines(const std::string& path, size_t n) {
   return out;
 }
 
-bool looks_like_kernel_trace(const std::string& path) {
-  auto l = first_lines(path, 1);
+// The same from a plain file's first bytes (`whole`: all of the file): a line the prefix cuts is left out.
+std::vector<std::string> head_lines(std::string_view head, bool whole, size_t n) {
+  std::vector<std::string> out;
+  for (size_t pos = 0; pos < head.size() && out.size() < n;) {
+    size_t end = head.find('\n', pos);
+    if (end == std::string_view::npos) {
+      if (!whole) break;
+      end = head.size();
+    }
+    std::string line(head.substr(pos, end - pos));
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.size() > 4096) break;
+    if (!trim(line).empty()) out.push_back(trim(line));
+    pos = end + 1;
+  }
+  return out;
+}
+
+bool is_kernel_trace_start(const std::vector<std::string>& l) {
   return !l.empty() && l[0].rfind("-kernel name", 0) == 0;
 }
 
-bool looks_like_kernelslist(const std::string& path) {
-  if (detect_compression(path) != "none") return false;
-  auto lines = first_lines(path, 16);
+bool is_kernelslist(const std::vector<std::string>& lines) {
   if (lines.empty()) return false;
   for (const auto& t : lines)
     if (!is_memcpy_line(t) && !is_kernel_line(t)) return false;
   return true;
+}
+
+bool looks_like_kernel_trace(const std::string& path) {
+  return is_kernel_trace_start(first_lines(path, 1));
 }
 
 std::unique_ptr<Workload> load_list(const std::string& list) {
@@ -154,11 +174,24 @@ std::unique_ptr<Workload> load_accelsim_workload(const std::string& path) {
   return load_list(path);
 }
 
+bool looks_like_accelsim(InputFile& in) {
+  try {
+    const std::string_view head = in.peek(kSniffBytes);
+    if (detect_compression(head) != "none")  // a compressed kernel trace (a list is never compressed)
+      return in.regular() && looks_like_kernel_trace(in.path());
+    const auto lines = head_lines(head, head.size() < kSniffBytes, 16);
+    return is_kernelslist(lines) || is_kernel_trace_start(lines);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 bool looks_like_accelsim(const std::string& path) {
   try {
     if (is_dir(path)) return is_file(path + "/kernelslist.g");
     if (!is_file(path)) return false;
-    return looks_like_kernelslist(path) || looks_like_kernel_trace(path);
+    InputFile in(path);
+    return looks_like_accelsim(in);
   } catch (const std::exception&) {
     return false;
   }

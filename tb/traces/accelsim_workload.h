@@ -13,6 +13,8 @@
 
 namespace gms {
 
+class InputFile;  // models/common/bounded_input.h
+
 class AccelSimWorkload : public Workload {
  public:
   // `kernel_files` are full paths; `display_names` how kernelslist.g names them.
@@ -41,7 +43,11 @@ class AccelSimWorkload : public Workload {
 std::unique_ptr<Workload> load_accelsim_workload(const std::string& kernelslist_or_folder);
 
 // True for a kernelslist.g (recognised by content: MemcpyHtoD lines and kernel-N.traceg lines), a folder
-// containing kernelslist.g, or a kernel trace file (first line "-kernel name = ..."). Never throws.
+// containing kernelslist.g, or a kernel trace file (first line "-kernel name = ..."). Never throws. Reads
+// a bounded prefix (kSniffBytes) of a plain file, the first lines of a compressed one.
 bool looks_like_accelsim(const std::string& path);
+// The same for a file already open: its peeked first bytes (a compressed kernel trace of a regular file is
+// opened again by path to read its first line).
+bool looks_like_accelsim(InputFile& in);
 
 }  // namespace gms

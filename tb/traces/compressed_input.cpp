@@ -3,10 +3,13 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 
 namespace gms {
@@ -22,29 +25,21 @@ class ByteSource {
 namespace {
 
 constexpr size_t kChunk = 1 << 16;
+constexpr uint64_t kXzMemLimit = 256 * kMiB;
 
+// The input the decompressors read: ConfigError on a read error (LineReader adds nothing to it).
 class FileHandle {
  public:
-  explicit FileHandle(FILE* f) : f_(f) {}
-  ~FileHandle() {
-    if (f_) std::fclose(f_);
-  }
-  FileHandle(const FileHandle&) = delete;
-  FileHandle& operator=(const FileHandle&) = delete;
-  size_t read(void* dst, size_t n) {
-    size_t got = std::fread(dst, 1, n, f_);
-    if (got < n && std::ferror(f_))
-      throw std::runtime_error(std::string("read error: ") + std::strerror(errno));
-    return got;
-  }
+  explicit FileHandle(std::unique_ptr<InputFile> f) : f_(std::move(f)) {}
+  size_t read(void* dst, size_t n) { return f_->read(static_cast<char*>(dst), n); }
 
  private:
-  FILE* f_;
+  std::unique_ptr<InputFile> f_;
 };
 
 class PlainSource : public ByteSource {
  public:
-  explicit PlainSource(FILE* f) : file_(f) {}
+  explicit PlainSource(std::unique_ptr<InputFile> f) : file_(std::move(f)) {}
   size_t read(char* dst, size_t n) override { return file_.read(dst, n); }
   const char* kind() const override { return "none"; }
 
@@ -54,8 +49,9 @@ class PlainSource : public ByteSource {
 
 class XzSource : public ByteSource {
  public:
-  explicit XzSource(FILE* f) : file_(f), in_(kChunk) {
-    if (lzma_stream_decoder(&strm_, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+  explicit XzSource(std::unique_ptr<InputFile> f) : file_(std::move(f)), in_(kChunk) {
+    // A dictionary as large as the header asks would be unbounded memory: xz -9 needs 65 MiB.
+    if (lzma_stream_decoder(&strm_, kXzMemLimit, LZMA_CONCATENATED) != LZMA_OK)
       throw std::runtime_error("cannot start the xz decoder");
   }
   ~XzSource() override { lzma_end(&strm_); }
@@ -78,6 +74,9 @@ class XzSource : public ByteSource {
         break;
       }
       if (r == LZMA_BUF_ERROR && in_eof_) throw std::runtime_error("xz data ends early (truncated file)");
+      if (r == LZMA_MEMLIMIT_ERROR)
+        throw std::runtime_error("xz data needs more than " + describe_limit(kXzMemLimit) +
+                                 " to decompress (its dictionary)");
       if (r != LZMA_OK) throw std::runtime_error("corrupt xz data (liblzma error " + std::to_string(r) + ")");
     }
     return n - strm_.avail_out;
@@ -92,7 +91,7 @@ class XzSource : public ByteSource {
 
 class GzSource : public ByteSource {
  public:
-  explicit GzSource(FILE* f) : file_(f), in_(kChunk) {
+  explicit GzSource(std::unique_ptr<InputFile> f) : file_(std::move(f)), in_(kChunk) {
     std::memset(&strm_, 0, sizeof strm_);
     if (inflateInit2(&strm_, 15 + 16) != Z_OK) throw std::runtime_error("cannot start the gzip decoder");
   }
@@ -140,28 +139,42 @@ std::string magic_kind(const unsigned char* b, size_t n) {
 
 }  // namespace
 
-std::string detect_compression(const std::string& path) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return "";
-  unsigned char b[6] = {};
-  size_t n = std::fread(b, 1, sizeof b, f);
-  std::fclose(f);
-  return magic_kind(b, n);
+std::string detect_compression(std::string_view head) {
+  return magic_kind(reinterpret_cast<const unsigned char*>(head.data()), head.size());
 }
 
-LineReader::LineReader(const std::string& path) : path_(path), buf_(kChunk) {
-  const std::string kind = detect_compression(path);
-  FILE* f = kind.empty() ? nullptr : std::fopen(path.c_str(), "rb");
-  if (!f) throw ConfigError(path + ": cannot open (" + std::strerror(errno) + ")");
+std::string detect_compression(const std::string& path) {
+  try {
+    InputFile in(path);
+    return detect_compression(in.peek(6));
+  } catch (const ConfigError&) {
+    return "";
+  }
+}
+
+namespace {
+
+std::unique_ptr<InputFile> open_for_lines(const std::string& path) {
+  if (::access(path.c_str(), R_OK) != 0)
+    throw ConfigError(path + ": cannot open (" + std::strerror(errno) + ")");
+  return std::make_unique<InputFile>(path);
+}
+
+}  // namespace
+
+LineReader::LineReader(const std::string& path) : LineReader(open_for_lines(path)) {}
+
+LineReader::LineReader(std::unique_ptr<InputFile> in, bool decompress) : path_(in->path()), buf_(kChunk) {
+  const std::string kind = decompress ? detect_compression(in->peek(6)) : "none";
   try {
     if (kind == "xz")
-      src_ = std::make_unique<XzSource>(f);
+      src_ = std::make_unique<XzSource>(std::move(in));
     else if (kind == "gzip")
-      src_ = std::make_unique<GzSource>(f);
+      src_ = std::make_unique<GzSource>(std::move(in));
     else
-      src_ = std::make_unique<PlainSource>(f);
+      src_ = std::make_unique<PlainSource>(std::move(in));
   } catch (const std::runtime_error& e) {
-    throw ConfigError(path + ": " + e.what());
+    throw ConfigError(path_ + ": " + e.what());
   }
 }
 
@@ -179,6 +192,8 @@ bool LineReader::refill() {
   if (eof_) return false;
   try {
     end_ = src_->read(buf_.data(), buf_.size());
+  } catch (const ConfigError&) {
+    throw;
   } catch (const std::runtime_error& e) {
     throw ConfigError(path_ + ":" + std::to_string(line_no_ + 1) + ": " + e.what());
   }
@@ -205,6 +220,10 @@ bool LineReader::next(std::string& line) {
     }
     line.append(start, end_ - pos_);
     pos_ = end_;
+    // A line is held whole: one without an end (a binary or endless input) stops at the bound.
+    if (line.size() > kMaxTraceLineBytes)
+      throw ConfigError(path_ + ":" + std::to_string(line_no_ + 1) + ": line longer than the " +
+                        describe_limit(kMaxTraceLineBytes) + " limit for a trace line (not a text file?)");
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();
   ++line_no_;

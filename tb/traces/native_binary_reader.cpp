@@ -2,6 +2,7 @@
 // Errors name the record (1-based, every tagged record and every instruction counts) and its byte offset
 // in the decompressed record stream.
 #include "models/coalescing/coalescer.h"
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "tb/traces/native_block_io.h"
 #include "tb/traces/native_format.h"
@@ -12,8 +13,8 @@ namespace {
 
 class BinarySource : public NativeTraceSource {
  public:
-  explicit BinarySource(const std::string& path)
-      : path_(path), in_(path, [this](const std::string& m) { fail(m); }) {
+  explicit BinarySource(std::unique_ptr<InputFile> in)
+      : path_(in->path()), in_(std::move(in), [this](const std::string& m) { fail(m); }) {
     begin_record();
     expect_tag('W', "the workload record");
     name_ = get_string();
@@ -38,6 +39,7 @@ class BinarySource : public NativeTraceSource {
     const uint8_t tag = in_.byte();
     if (tag == 'E') {
       const uint64_t n = get_varint(*this);
+      if (kernels_ == 0) fail(kNoKernelError);
       if (n != kernels_)
         fail("end record says " + std::to_string(n) + " kernels, the file has " + std::to_string(kernels_));
       if (!in_.at_end()) fail("content after the end record");
@@ -57,6 +59,7 @@ class BinarySource : public NativeTraceSource {
     if (out.threads_per_cta > kMaxTraceThreadsPerCta)
       fail("block " + std::to_string(out.threads_per_cta) + ": more than " +
            std::to_string(kMaxTraceThreadsPerCta) + " threads per CTA");
+    threads_ = out.threads_per_cta;
     ++kernels_;
     return true;
   }
@@ -88,6 +91,8 @@ class BinarySource : public NativeTraceSource {
         decode_inst(*this, st, t_);
         if (const int lane = first_wrapping_lane(t_.inst); lane >= 0)
           fail(wrap_error(t_.inst, unsigned(lane)));
+        if (t_.inst.active_mask & ~cta_warp_lanes(threads_, w))
+          fail(inactive_lane_error(t_.inst.active_mask, threads_, w));
         ++pw.count;
       }
       capture_ = nullptr;
@@ -121,6 +126,7 @@ class BinarySource : public NativeTraceSource {
   BlockReader in_;
   std::string name_;
   uint64_t kernels_ = 0;
+  uint32_t threads_ = 0;  // threads per CTA of the current kernel
   bool ended_ = false;
   TraceInst t_;
   std::vector<uint8_t>* capture_ = nullptr;
@@ -128,8 +134,12 @@ class BinarySource : public NativeTraceSource {
 
 }  // namespace
 
+std::unique_ptr<NativeTraceSource> open_binary_trace(std::unique_ptr<InputFile> in) {
+  return std::make_unique<BinarySource>(std::move(in));
+}
+
 std::unique_ptr<NativeTraceSource> open_binary_trace(const std::string& path) {
-  return std::make_unique<BinarySource>(path);
+  return open_binary_trace(std::make_unique<InputFile>(path));
 }
 
 }  // namespace gms

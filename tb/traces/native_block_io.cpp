@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "models/common/output_file.h"
 
@@ -100,23 +101,15 @@ void BlockWriter::finish() {
   if (!ok || !closed) throw OutputError(path_ + ": write failed: " + std::strerror(ok ? errno : err));
 }
 
-BlockReader::BlockReader(const std::string& path, std::function<void(const std::string&)> fail)
-    : path_(path), fail_(std::move(fail)) {
-  f_ = std::fopen(path.c_str(), "rb");
-  if (!f_) throw ConfigError(path + ": cannot open trace");
-  try {
-    read_header();
-  } catch (...) {     // the destructor does not run for a constructor that throws: close here (a fuzzer ran
-    std::fclose(f_);  // out of file descriptors on bad headers)
-    f_ = nullptr;
-    throw;
-  }
+BlockReader::BlockReader(std::unique_ptr<InputFile> in, std::function<void(const std::string&)> fail)
+    : path_(in->path()), fail_(std::move(fail)), in_(std::move(in)) {
+  read_header();  // a throw closes the input (a fuzzer once ran out of file descriptors on bad headers)
 }
 
 void BlockReader::read_header() {
   const std::string& path = path_;
   uint8_t h[kFileHeaderBytes];
-  const size_t n = std::fread(h, 1, sizeof h, f_);
+  const size_t n = in_->read(reinterpret_cast<char*>(h), sizeof h);
   if (n < sizeof kBinaryMagic || std::memcmp(h, kBinaryMagic, sizeof kBinaryMagic) != 0)
     throw ConfigError(path + ": byte 0: not a binary native trace (bad magic)");
   if (n < sizeof h) throw ConfigError(path + ": byte " + std::to_string(n) + ": truncated file header");
@@ -137,9 +130,7 @@ void BlockReader::read_header() {
   if (comp_ == TraceCompression::Xz) max_stored_ = lzma_stream_buffer_bound(kBlockBytes);
 }
 
-BlockReader::~BlockReader() {
-  if (f_) std::fclose(f_);
-}
+BlockReader::~BlockReader() = default;
 
 void BlockReader::fail(const std::string& msg) const {
   fail_(msg);
@@ -148,7 +139,7 @@ void BlockReader::fail(const std::string& msg) const {
 
 bool BlockReader::load_block() {
   uint8_t h[8];
-  const size_t n = std::fread(h, 1, sizeof h, f_);
+  const size_t n = in_->read(reinterpret_cast<char*>(h), sizeof h);
   if (n < sizeof h)
     fail("truncated file: block header at file offset " + std::to_string(file_offset_) + " is missing" +
          (n ? " its last bytes" : ""));
@@ -157,7 +148,8 @@ bool BlockReader::load_block() {
     if (size != 0) fail("corrupt end block at file offset " + std::to_string(file_offset_));
     ended_ = true;
     // The end block ends the file: anything after it is corruption or a second file glued on.
-    if (std::fgetc(f_) != EOF)
+    char after;
+    if (in_->read(&after, 1) != 0)
       fail("bytes after the end block: the file must end at file offset " + std::to_string(file_offset_ + 8));
     return false;
   }
@@ -168,7 +160,7 @@ bool BlockReader::load_block() {
     fail("corrupt block header at file offset " + std::to_string(file_offset_) + " (stored size " +
          std::to_string(size) + " for " + std::to_string(raw_size) + " bytes)");
   packed_.resize(size);
-  if (std::fread(packed_.data(), 1, size, f_) != size)
+  if (in_->read(reinterpret_cast<char*>(packed_.data()), size) != size)
     fail("truncated file: block at file offset " + std::to_string(file_offset_) + " is cut short");
   raw_.resize(raw_size);
   bool ok = true;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,9 @@ class BlockWriter {
 
 class BlockReader {
  public:
-  // Reads and checks the file header. `fail` reports an error at the current position (never returns).
-  BlockReader(const std::string& path, std::function<void(const std::string&)> fail);
+  // Reads and checks the file header of an input already open (its peeked bytes included). `fail` reports
+  // an error at the current position (never returns).
+  BlockReader(std::unique_ptr<InputFile> in, std::function<void(const std::string&)> fail);
   ~BlockReader();
   BlockReader(const BlockReader&) = delete;
   BlockReader& operator=(const BlockReader&) = delete;
@@ -63,7 +65,7 @@ class BlockReader {
   [[noreturn]] void fail(const std::string& msg) const;
   std::string path_;
   std::function<void(const std::string&)> fail_;
-  std::FILE* f_ = nullptr;
+  std::unique_ptr<InputFile> in_;
   TraceCompression comp_ = TraceCompression::None;
   std::vector<uint8_t> raw_, packed_;
   size_t pos_ = 0;

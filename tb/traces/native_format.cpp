@@ -1,9 +1,10 @@
 #include "tb/traces/native_format.h"
 #include "models/common/text_excerpt.h"
 
+#include <cstdio>
 #include <cstring>
-#include <fstream>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 
 namespace gms {
@@ -28,31 +29,56 @@ TraceCompression parse_trace_compression(const std::string& s, const std::string
   throw ConfigError(what + ": " + quote_excerpt(s) + " is not one of: none, xz, zlib");
 }
 
-NativeKind sniff_native(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  char buf[16] = {};
-  in.read(buf, sizeof buf);
-  const size_t n = size_t(in.gcount());
-  if (n >= sizeof kBinaryMagic && std::memcmp(buf, kBinaryMagic, sizeof kBinaryMagic) == 0)
+NativeKind sniff_native(std::string_view head) {
+  if (head.size() >= sizeof kBinaryMagic && std::memcmp(head.data(), kBinaryMagic, sizeof kBinaryMagic) == 0)
     return NativeKind::Binary;
   const size_t m = std::strlen(kTextMagic);
-  if (n > m && std::memcmp(buf, kTextMagic, m) == 0 && (buf[m] == ' ' || buf[m] == '\t'))
+  if (head.size() > m && head.compare(0, m, kTextMagic) == 0 && (head[m] == ' ' || head[m] == '\t'))
     return NativeKind::Text;
   return NativeKind::None;
 }
 
-std::unique_ptr<NativeTraceSource> open_native_trace(const std::string& path) {
-  switch (sniff_native(path)) {
+NativeKind sniff_native(const std::string& path) {
+  try {
+    InputFile in(path);
+    return sniff_native(in.peek(16));
+  } catch (const ConfigError&) {
+    return NativeKind::None;
+  }
+}
+
+uint32_t cta_warp_lanes(uint32_t threads_per_cta, uint32_t warp) {
+  const uint64_t first = uint64_t(warp) * kWarpSize;
+  if (threads_per_cta >= first + kWarpSize) return ~uint32_t(0);
+  if (threads_per_cta <= first) return 0;
+  return (uint32_t(1) << (threads_per_cta - first)) - 1;
+}
+
+std::string inactive_lane_error(uint32_t mask, uint32_t threads_per_cta, uint32_t warp) {
+  const uint32_t valid = cta_warp_lanes(threads_per_cta, warp);
+  const unsigned lane = unsigned(__builtin_ctz(mask & ~valid));
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "%x", mask);
+  return "mask 0x" + std::string(hex) + ": lane " + std::to_string(lane) +
+         " is active, but the CTA has only " + std::to_string(threads_per_cta) + " threads (warp " +
+         std::to_string(warp) + " holds lanes 0.." + std::to_string(__builtin_popcount(valid) - 1) + ")";
+}
+
+std::unique_ptr<NativeTraceSource> open_native_trace(std::unique_ptr<InputFile> in) {
+  switch (sniff_native(in->peek(16))) {
     case NativeKind::Text:
-      return open_text_trace(path);
+      return open_text_trace(std::move(in));
     case NativeKind::Binary:
-      return open_binary_trace(path);
+      return open_binary_trace(std::move(in));
     default:
       break;
   }
-  std::ifstream probe(path);
-  if (!probe) throw ConfigError(path + ": cannot open trace");
-  throw ConfigError(path + ":1: not a native trace (expected a first line 'gmstrace 1' or the binary magic)");
+  throw ConfigError(in->path() +
+                    ":1: not a native trace (expected a first line 'gmstrace 1' or the binary magic)");
+}
+
+std::unique_ptr<NativeTraceSource> open_native_trace(const std::string& path) {
+  return open_native_trace(std::make_unique<InputFile>(path));
 }
 
 std::unique_ptr<NativeTraceSink> open_native_sink(const std::string& path, TraceFormat format,

@@ -6,12 +6,15 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/common/workload.h"
 #include "tb/traces/native_codec.h"
 
 namespace gms {
+
+class InputFile;  // models/common/bounded_input.h
 
 constexpr const char* kTextMagic = "gmstrace";  // first line: "gmstrace 1"
 constexpr char kBinaryMagic[8] = {'G', 'M', 'S', 'T', 'R', 'A', 'C', 'E'};
@@ -31,6 +34,16 @@ TraceCompression parse_trace_compression(const std::string& s, const std::string
 // What the file starts with: a native text or binary trace, or neither (reads at most 16 bytes).
 enum class NativeKind { None, Text, Binary };
 NativeKind sniff_native(const std::string& path);
+// The same from the input's first bytes (at least 16 of them, or the whole input).
+NativeKind sniff_native(std::string_view head);
+
+// The lanes of warp `warp` that hold a thread of a CTA of `threads_per_cta` threads (all 32 but in a
+// partial last warp): an instruction may not activate any other lane.
+uint32_t cta_warp_lanes(uint32_t threads_per_cta, uint32_t warp);
+// "mask 0x...: lane L is active, but the CTA has only T threads (warp W holds lanes 0..K)".
+std::string inactive_lane_error(uint32_t mask, uint32_t threads_per_cta, uint32_t warp);
+// A trace must hold a kernel: "no kernel: a trace needs at least one kernel before its end record".
+constexpr const char* kNoKernelError = "no kernel: a trace needs at least one kernel before its end record";
 
 class NativeTraceSource {
  public:
@@ -43,8 +56,10 @@ class NativeTraceSource {
   virtual void read_cta(uint32_t expected_id, uint32_t warps, std::vector<PackedWarp>& out) = 0;
 };
 
-// Opens a native trace of either form (by its magic). Errors: ConfigError naming the file.
+// Opens a native trace of either form (by its magic). Errors: ConfigError naming the file. The InputFile
+// form takes an input already open (its peeked bytes are read again: a pipe is read once).
 std::unique_ptr<NativeTraceSource> open_native_trace(const std::string& path);
+std::unique_ptr<NativeTraceSource> open_native_trace(std::unique_ptr<InputFile> in);
 
 class NativeTraceSink {
  public:
@@ -63,6 +78,8 @@ std::unique_ptr<NativeTraceSink> open_native_sink(const std::string& path, Trace
 // The two forms.
 std::unique_ptr<NativeTraceSource> open_text_trace(const std::string& path);
 std::unique_ptr<NativeTraceSource> open_binary_trace(const std::string& path);
+std::unique_ptr<NativeTraceSource> open_text_trace(std::unique_ptr<InputFile> in);
+std::unique_ptr<NativeTraceSource> open_binary_trace(std::unique_ptr<InputFile> in);
 std::unique_ptr<NativeTraceSink> open_text_sink(const std::string& path);
 std::unique_ptr<NativeTraceSink> open_binary_sink(const std::string& path, TraceCompression compression);
 

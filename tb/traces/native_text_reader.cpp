@@ -1,10 +1,12 @@
-// Streaming reader of the text form: line by line, one CTA section packed in memory at a time.
-#include <fstream>
+// Streaming reader of the text form: line by line (each at most kMaxTraceLineBytes), one CTA section
+// packed in memory at a time.
 #include <string_view>
 
 #include "models/coalescing/coalescer.h"
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "models/common/text_excerpt.h"
+#include "tb/traces/compressed_input.h"
 #include "tb/traces/native_format.h"
 
 namespace gms {
@@ -20,8 +22,7 @@ int hex_digit(char c) {
 
 class TextSource : public NativeTraceSource {
  public:
-  explicit TextSource(const std::string& path) : path_(path), in_(path, std::ios::binary) {
-    if (!in_) throw ConfigError(path + ": cannot open trace");
+  explicit TextSource(std::unique_ptr<InputFile> in) : path_(in->path()), in_(std::move(in), false) {
     if (!next_line()) fail("empty file: expected 'gmstrace 1'");
     if (toks_.size() != 2 || toks_[0] != kTextMagic)
       fail("not a native text trace: expected 'gmstrace " + std::to_string(kNativeVersion) + "'");
@@ -41,6 +42,7 @@ class TextSource : public NativeTraceSource {
     if (toks_[0] == "end") {
       expect_fields(2, "end KERNELS");
       const uint64_t n = parse_udec(toks_[1], "kernel count", UINT64_MAX);
+      if (kernels_ == 0) fail(kNoKernelError);
       if (n != kernels_)
         fail("end record says " + std::to_string(n) + " kernels, the file has " + std::to_string(kernels_));
       if (next_line()) fail("content after the end record");
@@ -64,6 +66,7 @@ class TextSource : public NativeTraceSource {
     if (out.threads_per_cta > kMaxTraceThreadsPerCta)
       fail("block=" + std::to_string(out.threads_per_cta) + ": more than " +
            std::to_string(kMaxTraceThreadsPerCta) + " threads per CTA");
+    threads_ = out.threads_per_cta;
     ++kernels_;
     return true;
   }
@@ -94,6 +97,8 @@ class TextSource : public NativeTraceSource {
           truncated("instruction " + std::to_string(i + 1) + " of " + std::to_string(n) + " of warp " +
                     std::to_string(w));
         parse_inst(t_);
+        if (t_.inst.active_mask & ~cta_warp_lanes(threads_, w))
+          fail(inactive_lane_error(t_.inst.active_mask, threads_, w));
         pw.add(t_);
       }
     }
@@ -110,9 +115,8 @@ class TextSource : public NativeTraceSource {
 
   // Next line that is neither blank nor a comment, split into toks_; false at the end of the file.
   bool next_line() {
-    while (std::getline(in_, line_)) {
-      ++line_no_;
-      if (!line_.empty() && line_.back() == '\r') line_.pop_back();
+    while (in_.next(line_)) {
+      line_no_ = in_.line_no();
       toks_.clear();
       const char* p = line_.data();
       const char* e = p + line_.size();
@@ -250,20 +254,25 @@ class TextSource : public NativeTraceSource {
   }
 
   std::string path_;
-  std::ifstream in_;
+  LineReader in_;
   std::string line_;
   std::vector<std::string_view> toks_;
   uint64_t line_no_ = 0;
   std::string name_;
   uint64_t kernels_ = 0;
+  uint32_t threads_ = 0;  // threads per CTA of the current kernel
   bool ended_ = false;
   TraceInst t_;
 };
 
 }  // namespace
 
+std::unique_ptr<NativeTraceSource> open_text_trace(std::unique_ptr<InputFile> in) {
+  return std::make_unique<TextSource>(std::move(in));
+}
+
 std::unique_ptr<NativeTraceSource> open_text_trace(const std::string& path) {
-  return std::make_unique<TextSource>(path);
+  return open_text_trace(std::make_unique<InputFile>(path));
 }
 
 }  // namespace gms

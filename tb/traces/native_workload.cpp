@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "models/common/bounded_input.h"
+
 namespace gms {
 
 bool PackedWarpStream::next(TraceInst& out) {
@@ -62,6 +64,10 @@ class NativeKernel : public KernelSource {
 
 NativeTraceWorkload::NativeTraceWorkload(const std::string& path) : st_(std::make_shared<State>()) {
   st_->src = open_native_trace(path);
+}
+
+NativeTraceWorkload::NativeTraceWorkload(std::unique_ptr<InputFile> in) : st_(std::make_shared<State>()) {
+  st_->src = open_native_trace(std::move(in));
 }
 
 std::string NativeTraceWorkload::name() const {

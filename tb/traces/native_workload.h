@@ -30,6 +30,8 @@ class NativeTraceWorkload : public Workload {
  public:
   // Opens the trace and reads its header; errors are ConfigErrors naming the file.
   explicit NativeTraceWorkload(const std::string& path);
+  // From an input already open (what sniffing peeked is read again: a pipe is read once).
+  explicit NativeTraceWorkload(std::unique_ptr<InputFile> in);
   std::string name() const override;
   // The next kernel; CTAs the previous kernel's source did not hand out are read and skipped.
   std::unique_ptr<KernelSource> next_kernel() override;

@@ -1,8 +1,8 @@
 #include "tb/traces/workload_detect.h"
 
 #include <filesystem>
-#include <fstream>
 
+#include "models/common/bounded_input.h"
 #include "models/common/config.h"
 #include "tb/traces/accelsim_workload.h"
 #include "tb/traces/native_format.h"
@@ -14,19 +14,15 @@ namespace gms {
 namespace {
 
 // A workload document: text (no control bytes but tab/CR/LF) with a line starting with the top key
-// `workload:` in its first 64 KiB. The loader then reports any YAML or key error with file and line.
-bool looks_like_workload_yaml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string buf(64 * 1024, '\0');
-  in.read(&buf[0], std::streamsize(buf.size()));
-  buf.resize(size_t(in.gcount()));
+// `workload:` in its first bytes. The loader then reports any YAML or key error with file and line.
+bool looks_like_workload_yaml(std::string_view buf) {
   for (char ch : buf) {
     const unsigned char c = static_cast<unsigned char>(ch);
     if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
   }
   for (size_t pos = 0; pos < buf.size();) {
     size_t end = buf.find('\n', pos);
-    if (end == std::string::npos) end = buf.size();
+    if (end == std::string_view::npos) end = buf.size();
     size_t k = pos + 8;
     if (buf.compare(pos, 8, "workload") == 0) {
       while (k < end && (buf[k] == ' ' || buf[k] == '\t')) ++k;
@@ -59,38 +55,70 @@ const char* to_string(WorkloadKind k) {
   return "?";
 }
 
-WorkloadKind detect_workload_kind(const std::string& path) {
+std::unique_ptr<InputFile> open_workload_input(const std::string& path) {
   std::error_code ec;
-  const bool dir = std::filesystem::is_directory(path, ec);
-  if (!dir) {
-    std::ifstream probe(path, std::ios::binary);
-    if (!probe) throw ConfigError(path + ": cannot read file");
-    switch (sniff_native(path)) {
-      case NativeKind::Text:
-        return WorkloadKind::NativeText;
-      case NativeKind::Binary:
-        return WorkloadKind::NativeBinary;
-      default:
-        break;
-    }
+  if (std::filesystem::is_directory(path, ec)) return nullptr;
+  auto in = std::make_unique<InputFile>(path);
+  in->peek(kSniffBytes);
+  return in;
+}
+
+WorkloadKind detect_workload_kind(const std::string& path, InputFile* in) {
+  if (!in) {
+    if (looks_like_accelsim(path)) return WorkloadKind::AccelSim;
+    throw ConfigError(path + ": a folder without kernelslist.g is not a workload");
   }
-  if (looks_like_accelsim(path)) return WorkloadKind::AccelSim;
-  if (dir) throw ConfigError(path + ": a folder without kernelslist.g is not a workload");
-  if (!looks_like_workload_yaml(path)) unknown(path);
+  const std::string_view head = in->peek(kSniffBytes);
+  switch (sniff_native(head)) {
+    case NativeKind::Text:
+      return WorkloadKind::NativeText;
+    case NativeKind::Binary:
+      return WorkloadKind::NativeBinary;
+    default:
+      break;
+  }
+  if (looks_like_accelsim(*in)) {
+    // Its kernel files are opened by path, the list from its folder: a stream cannot be one.
+    if (!in->regular())
+      throw ConfigError(path +
+                        ": an Accel-Sim trace is read from its file or folder, not from a pipe or device");
+    return WorkloadKind::AccelSim;
+  }
+  if (!looks_like_workload_yaml(head)) unknown(path);
   return WorkloadKind::Yaml;
 }
 
-std::unique_ptr<Workload> load_any_workload(const std::string& path) {
-  switch (detect_workload_kind(path)) {
+WorkloadKind detect_workload_kind(const std::string& path) {
+  return detect_workload_kind(path, open_workload_input(path).get());
+}
+
+std::unique_ptr<Workload> load_any_workload(const std::string& path, std::unique_ptr<InputFile> in) {
+  switch (detect_workload_kind(path, in.get())) {
     case WorkloadKind::NativeText:
     case WorkloadKind::NativeBinary:
-      return std::make_unique<NativeTraceWorkload>(path);
+      return std::make_unique<NativeTraceWorkload>(std::move(in));
     case WorkloadKind::AccelSim:
       return load_accelsim_workload(path);
     case WorkloadKind::Yaml:
       break;
   }
-  return load_workload_file(path);
+  return load_workload(ConfigNode::load_input(*in, "workload file"));
+}
+
+std::unique_ptr<Workload> load_any_workload(const std::string& path) {
+  return load_any_workload(path, open_workload_input(path));
+}
+
+bool looks_like_programs(std::string_view head) {
+  for (size_t pos = 0; pos < head.size();) {
+    size_t end = head.find('\n', pos);
+    if (end == std::string_view::npos) end = head.size();
+    const std::string_view line = head.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.empty() || line[0] == '#' || line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    return line.rfind("programs:", 0) == 0;  // the first key of the document
+  }
+  return false;
 }
 
 }  // namespace gms

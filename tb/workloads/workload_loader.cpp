@@ -84,7 +84,7 @@ std::unique_ptr<Workload> load_workload(const ConfigNode& root) {
 }
 
 std::unique_ptr<Workload> load_workload_file(const std::string& path) {
-  return load_workload(ConfigNode::load_file(path));
+  return load_workload(ConfigNode::load_file(path, "workload file"));
 }
 
 std::unique_ptr<Workload> load_default_workload() {
