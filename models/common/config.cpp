@@ -1,7 +1,10 @@
 #include "models/common/config.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "models/common/bounded_input.h"
@@ -35,6 +38,32 @@ bool parse_int(const std::string& s, int64_t& out) {
   return true;
 }
 
+// A non-negative integer up to 2^64-1 (decimal or 0x hex); no minus sign, no blanks.
+bool parse_uint(const std::string& s, uint64_t& out) {
+  const size_t first = (!s.empty() && s[0] == '+') ? 1 : 0;
+  if (first >= s.size() || !std::isxdigit(static_cast<unsigned char>(s[first]))) return false;
+  errno = 0;
+  char* end = nullptr;
+  int base = (s.size() > 2 && (s[0] == '0') && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10;
+  unsigned long long v = std::strtoull(s.c_str(), &end, base);
+  if (errno != 0 || end != s.c_str() + s.size()) return false;
+  out = v;
+  return true;
+}
+
+// An integer too large for 64 bits (only digits): out of range rather than "not an integer".
+bool is_big_integer(const std::string& s) {
+  size_t i = (!s.empty() && s[0] == '-') ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+std::string range_text(const std::string& lo, const std::string& hi) {
+  return " out of range [" + lo + ", " + hi + "]";
+}
+
 // The YAML text as a checked tree: text only, bounded nesting, no duplicate keys.
 YAML::Node parse_yaml(const std::string& text, const std::string& name, bool lines) {
   check_yaml_text(text, name, lines);
@@ -51,6 +80,21 @@ YAML::Node parse_yaml(const std::string& text, const std::string& name, bool lin
 }
 
 }  // namespace
+
+std::string format_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e18) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
 
 ConfigNode::ConfigNode(std::shared_ptr<ConfigDoc> doc, YAML::Node node, std::string path)
     : doc_(std::move(doc)), node_(node), path_(std::move(path)) {}
@@ -114,8 +158,31 @@ void ConfigNode::apply_override(const std::string& assignment) {
     }
     chain.push_back(next);
   }
-  chain.back()[parts.back()] = value;
+  YAML::Node parent = chain.back();
+  YAML::Node old = parent[parts.back()];
+  if (value.IsMap() && old.IsDefined() && old.IsMap()) {
+    merge_override(old, value, target, label);
+    return;
+  }
+  parent[parts.back()] = value;
   doc_->overridden[target] = label;
+}
+
+// A map given to --set for a key that holds a map: key by key, recursively; what it names is the
+// command line's (and so are errors about it), the rest stays the file's.
+void ConfigNode::merge_override(YAML::Node dst, const YAML::Node& src, const std::string& at,
+                                const std::string& label) {
+  for (auto it = src.begin(); it != src.end(); ++it) {
+    const std::string k = it->first.Scalar();
+    const std::string sub = at + "." + k;
+    YAML::Node d = dst[k];
+    if (it->second.IsMap() && d.IsDefined() && d.IsMap()) {
+      merge_override(d, it->second, sub, label);
+    } else {
+      dst[k] = it->second;
+      doc_->overridden[sub] = label;
+    }
+  }
 }
 
 int ConfigNode::line_of(const YAML::Node& n) const {
@@ -124,15 +191,20 @@ int ConfigNode::line_of(const YAML::Node& n) const {
   return m.is_null() ? -1 : m.line + 1;
 }
 
-std::string ConfigNode::where(const std::string& key) const {
-  std::string p = key.empty() ? path_ : full(key);
-  // Set on the command line, or inside a value that was: the assignment, not a line of the file.
+const std::string* ConfigNode::set_by(const std::string& p) const {
   for (std::string q = p; !q.empty();) {
     auto it = doc_->overridden.find(q);
-    if (it != doc_->overridden.end()) return it->second + ": " + escape_excerpt(p, 120);
+    if (it != doc_->overridden.end()) return &it->second;
     const size_t cut = q.find_last_of(".[");
     q = cut == std::string::npos ? std::string() : q.substr(0, cut);
   }
+  return nullptr;
+}
+
+std::string ConfigNode::where(const std::string& key) const {
+  std::string p = key.empty() ? path_ : full(key);
+  // Set on the command line, or inside a value that was: the assignment, not a line of the file.
+  if (const std::string* label = set_by(p)) return *label + ": " + escape_excerpt(p, 120);
   int line = -1;
   if (!key.empty() && node_.IsMap()) {
     for (auto it = node_.begin(); it != node_.end(); ++it)
@@ -145,6 +217,20 @@ std::string ConfigNode::where(const std::string& key) const {
 
 void ConfigNode::fail(const std::string& key, const std::string& msg) const {
   throw ConfigError(where(key) + ": " + msg);
+}
+
+void ConfigNode::fail(const std::string& key, const std::string& msg,
+                      const std::vector<std::string>& related) const {
+  const std::string p = key.empty() ? path_ : full(key);
+  if (!set_by(p))
+    for (const std::string& r : related)
+      if (const std::string* label = set_by(r))
+        throw ConfigError(*label + ": " + escape_excerpt(p, 120) + ": " + msg);
+  fail(key, msg);
+}
+
+void ConfigNode::record(const std::string& key, KeySpec spec) const {
+  doc_->specs[full(key)] = std::move(spec);
 }
 
 bool ConfigNode::has(const std::string& key) const {
@@ -193,6 +279,7 @@ ConfigNode ConfigNode::require_child(const std::string& key) const {
 }
 
 std::vector<ConfigNode> ConfigNode::list(const std::string& key) const {
+  record(key, {"list", "", "", "", {}});
   YAML::Node n = value(key);
   std::vector<ConfigNode> out;
   if (!n.IsDefined()) return out;
@@ -204,36 +291,46 @@ std::vector<ConfigNode> ConfigNode::list(const std::string& key) const {
 }
 
 int64_t ConfigNode::get_int(const std::string& key, int64_t def, int64_t lo, int64_t hi) const {
+  record(key, {"integer", std::to_string(def), std::to_string(lo), std::to_string(hi), {}});
   YAML::Node n = scalar(key, "an integer", true);
   if (!n.IsDefined()) return def;
   int64_t v;
-  if (!parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
-  if (v < lo || v > hi)
-    fail(key, "value " + std::to_string(v) + " out of range [" + std::to_string(lo) + ", " +
-                  std::to_string(hi) + "]");
+  const std::string range = range_text(std::to_string(lo), std::to_string(hi));
+  if (!parse_int(n.Scalar(), v)) {
+    if (is_big_integer(n.Scalar())) fail(key, "value " + escape_excerpt(n.Scalar()) + range);
+    fail(key, "expected an integer, got " + scalar_text(n));
+  }
+  if (v < lo || v > hi) fail(key, "value " + std::to_string(v) + range);
   return v;
 }
 
 uint64_t ConfigNode::get_uint(const std::string& key, uint64_t def, uint64_t lo, uint64_t hi) const {
+  record(key, {"integer", std::to_string(def), std::to_string(lo), std::to_string(hi), {}});
   YAML::Node n = scalar(key, "an integer", true);
   if (!n.IsDefined()) return def;
-  int64_t v;
-  if (!parse_int(n.Scalar(), v)) fail(key, "expected an integer, got " + scalar_text(n));
-  if (v < 0) fail(key, "value " + std::to_string(v) + " must not be negative");
-  uint64_t u = uint64_t(v);
-  if (u < lo || u > hi)
-    fail(key, "value " + std::to_string(u) + " out of range [" + std::to_string(lo) + ", " +
-                  (hi == UINT64_MAX ? std::string("inf") : std::to_string(hi)) + "]");
+  const std::string& s = n.Scalar();
+  const std::string range = range_text(std::to_string(lo), std::to_string(hi));
+  int64_t neg;
+  if (!s.empty() && s[0] == '-' && parse_int(s, neg) && neg < 0)
+    fail(key, "value " + std::to_string(neg) + " must not be negative");
+  uint64_t u;
+  if (!parse_uint(s[0] == '-' ? s.substr(1) : s, u) || (s[0] == '-' && u != 0)) {
+    if (is_big_integer(s)) fail(key, "value " + escape_excerpt(s) + range);
+    fail(key, "expected an integer, got " + scalar_text(n));
+  }
+  if (u < lo || u > hi) fail(key, "value " + std::to_string(u) + range);
   return u;
 }
 
 uint64_t ConfigNode::get_pow2(const std::string& key, uint64_t def, uint64_t lo, uint64_t hi) const {
   uint64_t v = get_uint(key, def, lo, hi);
+  record(key, {"power of two", std::to_string(def), std::to_string(lo), std::to_string(hi), {}});
   if (v == 0 || (v & (v - 1))) fail(key, "value " + std::to_string(v) + " must be a power of two");
   return v;
 }
 
 double ConfigNode::get_double(const std::string& key, double def, double lo, double hi) const {
+  record(key, {"number", format_number(def), format_number(lo), format_number(hi), {}});
   YAML::Node n = scalar(key, "a number", true);
   if (!n.IsDefined()) return def;
   double v;
@@ -242,15 +339,13 @@ double ConfigNode::get_double(const std::string& key, double def, double lo, dou
   } catch (const YAML::Exception&) {
     fail(key, "expected a number, got " + scalar_text(n));
   }
-  if (!std::isfinite(v) || v < lo || v > hi) {
-    std::ostringstream m;
-    m << "value " << v << " out of range [" << lo << ", " << hi << "]";
-    fail(key, m.str());
-  }
+  if (!std::isfinite(v) || v < lo || v > hi)
+    fail(key, "value " + format_number(v) + range_text(format_number(lo), format_number(hi)));
   return v;
 }
 
 bool ConfigNode::get_bool(const std::string& key, bool def) const {
+  record(key, {"bool", def ? "true" : "false", "", "", {}});
   YAML::Node n = scalar(key, "true or false", true);
   if (!n.IsDefined()) return def;
   try {
@@ -261,6 +356,7 @@ bool ConfigNode::get_bool(const std::string& key, bool def) const {
 }
 
 std::string ConfigNode::get_string(const std::string& key, const std::string& def) const {
+  record(key, {"string", def, "", "", {}});
   YAML::Node n = scalar(key, "a string", false);
   if (!n.IsDefined()) return def;
   return n.Scalar();
@@ -269,6 +365,7 @@ std::string ConfigNode::get_string(const std::string& key, const std::string& de
 std::string ConfigNode::get_choice(const std::string& key, const std::string& def,
                                    const std::vector<std::string>& choices) const {
   std::string v = get_string(key, def);
+  record(key, {"choice", def, "", "", choices});
   for (const auto& c : choices)
     if (c == v) return v;
   std::string all;
@@ -278,23 +375,29 @@ std::string ConfigNode::get_choice(const std::string& key, const std::string& de
 
 std::vector<uint64_t> ConfigNode::get_uint_list(const std::string& key,
                                                 const std::vector<uint64_t>& def) const {
+  record(key, {"list", "", "", "", {}});
   YAML::Node n = value(key);
   if (!n.IsDefined()) return def;
   if (n.IsNull()) fail(key, "empty value (write '" + key + ": []' for an empty list)");
   if (!n.IsSequence()) fail(key, "expected a list of integers, got " + scalar_text(n));
   std::vector<uint64_t> out;
   for (size_t i = 0; i < n.size(); ++i) {
-    int64_t v;
-    if (!n[i].IsScalar() || is_quoted(n[i]) || !parse_int(n[i].Scalar(), v) || v < 0)
+    uint64_t v;
+    if (!n[i].IsScalar() || is_quoted(n[i]) || !parse_uint(n[i].Scalar(), v))
       fail(key, "element " + std::to_string(i) + " is not a non-negative integer: " + scalar_text(n[i]));
-    out.push_back(uint64_t(v));
+    out.push_back(v);
   }
   return out;
 }
 
 uint64_t ConfigNode::require_uint(const std::string& key, uint64_t lo, uint64_t hi) const {
-  if (!has(key)) fail(key, "missing required key");
-  return get_uint(key, 0, lo, hi);
+  if (!has(key)) {
+    record(key, {"integer", "required", std::to_string(lo), std::to_string(hi), {}});
+    fail(key, "missing required key");
+  }
+  const uint64_t v = get_uint(key, 0, lo, hi);
+  doc_->specs[full(key)].def = "required";
+  return v;
 }
 
 std::string ConfigNode::require_string(const std::string& key) const {

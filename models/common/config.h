@@ -24,6 +24,20 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a typed getter accepts for one key, as the getter was called: the parser's own table of keys.
+// docs/config.md is checked against it (tests/system/test_config_docs.cpp), so the documented ranges and
+// defaults are the ones the parser applies.
+struct KeySpec {
+  std::string type;    // "integer", "power of two", "number", "bool", "string", "choice", "list"
+  std::string def;     // the default, as text (format_number for numbers)
+  std::string lo, hi;  // the bounds as exact text; "" for types without bounds
+  std::vector<std::string> choices;  // "choice" only
+};
+
+// `v` as exact text: the shortest decimal that reads back as the same double, integers without exponent
+// or fraction (1000000, not 1e+06), so a value just above a bound never prints as the bound.
+std::string format_number(double v);
+
 // One loaded YAML document and what has been read of it (for unknown-key detection).
 struct ConfigDoc {
   std::string file;
@@ -31,6 +45,7 @@ struct ConfigDoc {
   std::map<std::string, std::set<std::string>> used;  // map path -> keys read
   // Paths set or created on the command line -> the --set assignment that did it (as typed, escaped).
   std::map<std::string, std::string> overridden;
+  std::map<std::string, KeySpec> specs;  // full key path (list indices as [i]) -> what its getter accepts
 };
 
 class ConfigNode {
@@ -45,10 +60,14 @@ class ConfigNode {
   static ConfigNode load_string(const std::string& text, const std::string& name);
 
   // Applies "a.b.c=value" (the value parsed as YAML) before anything is read. An empty value, a path
-  // through a value that is not a map, or a bad YAML value is a ConfigError naming the assignment.
+  // through a value that is not a map, or a bad YAML value is a ConfigError naming the assignment. A map
+  // set on a key that holds a map merges into it key by key (`--set 'l1={ways: 8}'` changes l1.ways and
+  // keeps the rest of l1); any other value replaces what was there.
   void apply_override(const std::string& assignment);
 
   const std::string& path() const { return path_; }
+  // The full path of `key` in this map ("l1" + "ways" -> "l1.ways"), for fail(key, msg, related).
+  std::string key_path(const std::string& key) const { return full(key); }
   const std::string& file() const { return doc_->file; }
   bool valid() const { return node_.IsDefined() && !node_.IsNull(); }
   bool is_map() const { return node_.IsMap(); }
@@ -56,6 +75,8 @@ class ConfigNode {
   bool has(const std::string& key) const;
   std::vector<std::string> keys() const;
   const YAML::Node& yaml() const { return node_; }
+  // Every key a typed getter has read so far in this document (read or defaulted), with its bounds.
+  const std::map<std::string, KeySpec>& key_specs() const { return doc_->specs; }
 
   // A sub-map; a missing key gives an empty node whose getters return their defaults. A section written
   // with no value (`noc:`) is an error like any empty value: `noc: {}` is a section of defaults.
@@ -86,6 +107,11 @@ class ConfigNode {
   void finish_all() const;
 
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const;
+  // A cross-field error on `key` caused together with `related` (full key paths, e.g. "sm.count"): when
+  // `key` or any of them was set with --set, the message names that assignment, since the value just
+  // typed is what made the combination wrong; otherwise the file and line of `key`.
+  [[noreturn]] void fail(const std::string& key, const std::string& msg,
+                         const std::vector<std::string>& related) const;
   std::string where(const std::string& key) const;  // "file:line: path.key" or "--set a.b=1: path.key"
 
  private:
@@ -95,6 +121,10 @@ class ConfigNode {
   YAML::Node scalar(const std::string& key, const char* what, bool plain_only) const;
   std::string full(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
   int line_of(const YAML::Node& n) const;
+  // The --set assignment that set or created the full path p (or a map above it); null if none did.
+  const std::string* set_by(const std::string& p) const;
+  void record(const std::string& key, KeySpec spec) const;  // into doc_->specs
+  void merge_override(YAML::Node dst, const YAML::Node& src, const std::string& at, const std::string& label);
 
   std::shared_ptr<ConfigDoc> doc_;
   YAML::Node node_;
