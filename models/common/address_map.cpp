@@ -24,10 +24,13 @@ AddressMapParams AddressMapParams::from(const ConfigNode& n, uint32_t slices, ui
               : m == "hynix" ? AddressMapping::Hynix
                              : AddressMapping::Bitfield;
   if (channels == 0 || slices % channels != 0)
-    n.fail("", "LLC slices (" + std::to_string(slices) + ") must be a multiple of DRAM channels (" +
-                   std::to_string(channels) + ")");
+    n.fail("",
+           "LLC slices (" + std::to_string(slices) + ") must be a multiple of DRAM channels (" +
+               std::to_string(channels) + ")",
+           {"llc.slices", "dram.channels"});
   if (p.xor_hash && (slices & (slices - 1)))
-    n.fail("xor_hash", "needs a power-of-two number of slices, have " + std::to_string(slices));
+    n.fail("xor_hash", "needs a power-of-two number of slices, have " + std::to_string(slices),
+           {"llc.slices"});
   // pae and hynix choose the channel themselves; a second hash on top would be neither mapping.
   if (p.xor_hash && p.mapping != AddressMapping::Bitfield)
     n.fail(n.has("mapping") ? "mapping" : "xor_hash",

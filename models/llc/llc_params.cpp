@@ -79,7 +79,10 @@ LlcParams LlcParams::from(const ConfigNode& n) {
   p.force_switch_cycles = n.get_uint("force_switch_cycles", p.force_switch_cycles, 0, UINT64_MAX);
   std::string key;
   std::string why = problem(p, key);
-  if (!why.empty()) n.fail(key, why);
+  if (!why.empty())
+    n.fail(
+        key, why,
+        {n.key_path("size_bytes"), n.key_path("ways"), n.key_path("set_index"), n.key_path("replacement")});
   n.finish();
   return p;
 }

@@ -44,14 +44,16 @@ NocParams NocParams::from(const ConfigNode& n) {
   if (p.input_buffer_flits < p.max_packet_flits())
     n.fail("input_buffer_flits",
            "value " + std::to_string(p.input_buffer_flits) + " cannot hold the largest packet (" +
-               std::to_string(p.max_packet_flits()) + " flits of " + std::to_string(p.flit_bytes) + " B)");
+               std::to_string(p.max_packet_flits()) + " flits of " + std::to_string(p.flit_bytes) + " B)",
+           {n.key_path("flit_bytes"), n.key_path("ctrl_bytes")});
   if (p.arbiter == "rtl" && !rtl_cosim_available())
     n.fail(
         "arbiter",
         "value 'rtl': this build has no RTL co-simulation (Verilator was not found when CMake configured it; "
         "install verilator and reconfigure, docs/cosim.md)");
   if (p.arbiter == "rtl" && p.type != "full")
-    n.fail("arbiter", "value 'rtl' needs type full (the router networks allocate with router.allocator)");
+    n.fail("arbiter", "value 'rtl' needs type full (the router networks allocate with router.allocator)",
+           {n.key_path("type")});
   n.finish();
   return p;
 }

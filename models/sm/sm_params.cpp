@@ -18,17 +18,20 @@ SmParams SmParams::from(const ConfigNode& n) {
       n.get_choice("scheduler", "gto", {"gto", "lrr"}) == "gto" ? SchedulerKind::Gto : SchedulerKind::Lrr;
   p.schedulers = uint32_t(n.get_uint("schedulers", p.schedulers, 1, 16));
   if (p.schedulers > p.max_warps)
-    n.fail("schedulers", "value " + std::to_string(p.schedulers) + " exceeds max_warps (" +
-                             std::to_string(p.max_warps) + "): a sub-partition without a warp slot");
+    n.fail("schedulers",
+           "value " + std::to_string(p.schedulers) + " exceeds max_warps (" + std::to_string(p.max_warps) +
+               "): a sub-partition without a warp slot",
+           {n.key_path("max_warps")});
   p.scoreboard = n.get_bool("scoreboard", p.scoreboard);
   p.max_outstanding_per_warp =
       uint32_t(n.get_uint("max_outstanding_per_warp", p.max_outstanding_per_warp, 1, kMaxOutstandingPerSm));
   p.max_outstanding_per_sm =
       uint32_t(n.get_uint("max_outstanding_per_sm", p.max_outstanding_per_sm, 1, kMaxOutstandingPerSm));
   if (p.max_outstanding_per_warp > p.max_outstanding_per_sm)
-    n.fail("max_outstanding_per_warp", "value " + std::to_string(p.max_outstanding_per_warp) +
-                                           " exceeds max_outstanding_per_sm (" +
-                                           std::to_string(p.max_outstanding_per_sm) + ")");
+    n.fail("max_outstanding_per_warp",
+           "value " + std::to_string(p.max_outstanding_per_warp) + " exceeds max_outstanding_per_sm (" +
+               std::to_string(p.max_outstanding_per_sm) + ")",
+           {n.key_path("max_outstanding_per_sm")});
   n.finish();
   return p;
 }

@@ -1,6 +1,7 @@
 #include "models/llc/adaptive/adaptive_params.h"
 
 #include <string>
+#include <vector>
 
 #include "models/llc/llc_params.h"
 
@@ -52,7 +53,16 @@ AdaptiveParams AdaptiveParams::from(const ConfigNode& n, const LlcParams* llc) {
             std::to_string(llc->slices) + ")";
     }
   }
-  if (!why.empty()) n.fail(key, why);
+  if (!why.empty()) {
+    // Either factor may be the one just typed on the command line.
+    const std::vector<std::string> related =
+        key == "sampled_sets" ? std::vector<std::string>{"llc.size_bytes", "llc.ways"}
+        : key == "sampled_slice"
+            ? std::vector<std::string>{"llc.slices"}
+            : std::vector<std::string>{n.key_path("epoch_cycles"), n.key_path("profile_cycles"),
+                                       n.key_path("warmup_cycles")};
+    n.fail(key, why, related);
+  }
   n.finish();
   return p;
 }
