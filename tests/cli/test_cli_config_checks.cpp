@@ -7,14 +7,6 @@
 
 #include "tests/cli/cli_runner.h"
 
-namespace {
-
-size_t lines(const std::string& s) {
-  return size_t(std::count(s.begin(), s.end(), '\n'));
-}
-
-}  // namespace
-
 class CliConfigChecks : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -29,13 +21,7 @@ class CliConfigChecks : public ::testing::Test {
     write_file(dir + "/c.yaml", read_file(tiny) + text);
     return run_cli("run -q -c " + dir + "/c.yaml -w " + small + " -o " + dir + "/out " + sets);
   }
-  void expect_error(const CliResult& r, const std::string& expect) {
-    EXPECT_EQ(r.status, 2) << r.out;
-    EXPECT_NE(r.out.find("gpumemsys: error: " + expect), std::string::npos)
-        << "expected '" << expect << "' in:\n"
-        << r.out;
-    EXPECT_EQ(lines(r.out), 1u) << r.out;
-  }
+  void expect_error(const CliResult& r, const std::string& expect) { EXPECT_INPUT_ERROR(r, expect); }
   std::string dir, tiny, small;
 };
 
@@ -142,10 +128,10 @@ TEST_F(CliConfigChecks, HxbarClusterRuleIsCheckedWithTheConfiguration) {
 
 // On main: exit 3 from the ATD's constructor ("ATD: clusters must be in [1, 64]").
 TEST_F(CliConfigChecks, AdaptiveLlcWithMoreThan64SlicesPerChannelIsBadInput) {
-  expect_error(
-      run_tiny("--set llc.mode=adaptive --set llc.slices=65"),
-      "--set llc.mode=adaptive: llc.mode: adaptive needs at most 64 LLC slices per DRAM channel (the ATD's SM "
-      "clusters), llc.slices / dram.channels is 65 / 1 = 65");
+  expect_error(run_tiny("--set llc.mode=adaptive --set llc.slices=65"),
+               "--set llc.mode=adaptive: llc.mode: adaptive needs at most 64 LLC slices per DRAM channel "
+               "(the ATD's SM "
+               "clusters), llc.slices / dram.channels is 65 / 1 = 65");
 }
 
 // The compute gap's range is the same in the workload file, docs/workloads.md and the trace formats: 0 ..

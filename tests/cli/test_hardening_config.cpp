@@ -22,10 +22,6 @@ const char* kWorkloadA =
     "      block: 64\n      insts_per_warp: 4\n      width: 4\n      store_fraction: 0.5\n      base: "
     "0x100000\n";
 
-size_t lines(const std::string& s) {
-  return size_t(std::count(s.begin(), s.end(), '\n'));
-}
-
 }  // namespace
 
 class HardeningConfig : public ::testing::Test {
@@ -40,13 +36,7 @@ class HardeningConfig : public ::testing::Test {
     write_file(dir + "/c.yaml", config);
     return run_cli("run -q -c " + dir + "/c.yaml -w " + workload + " -o " + dir + "/out " + extra);
   }
-  void expect_error(const CliResult& r, const std::string& expect) {
-    EXPECT_EQ(r.status, 2) << r.out;
-    EXPECT_NE(r.out.find("gpumemsys: error: " + expect), std::string::npos)
-        << "expected '" << expect << "' in:\n"
-        << r.out;
-    EXPECT_EQ(lines(r.out), 1u) << r.out;
-  }
+  void expect_error(const CliResult& r, const std::string& expect) { EXPECT_INPUT_ERROR(r, expect); }
   std::string dir, tiny, small;
 };
 

@@ -13,19 +13,6 @@
 
 namespace {
 
-// AddressSanitizer reserves terabytes of address space: no address-space limit there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
-
 // The address space a run may use here: the binary's own (~170 MiB of mappings) plus a 16 MiB document
 // several times over, far below what reading a 200 MB file or a device whole takes.
 constexpr uint64_t kLimitKiB = 600 * 1024;
@@ -43,10 +30,6 @@ double peak_child_rss_mib() {
 // read to its limit (32 MiB of string capacity).
 constexpr double kPeakMiB = 100;
 
-size_t lines(const std::string& s) {
-  return size_t(std::count(s.begin(), s.end(), '\n'));
-}
-
 }  // namespace
 
 class HardeningReaders : public ::testing::Test {
@@ -61,28 +44,14 @@ class HardeningReaders : public ::testing::Test {
   CliResult run_script(std::string script) {
     for (size_t p; (p = script.find("GMS")) != std::string::npos;)
       script.replace(p, 3, "timeout -s KILL 30 " + gms_bin());
-    const std::string limit = kAsan ? "" : "ulimit -v " + std::to_string(kLimitKiB) + "\n";
+    const std::string limit = kCliUnderAsan ? "" : "ulimit -v " + std::to_string(kLimitKiB) + "\n";
     write_file(dir + "/run.sh", limit + script + "\n");
-    CliResult r;
     // pipefail outside: the status is the script's, which is the binary's (the last command).
-    FILE* p = popen(("bash -o pipefail -c 'bash " + dir + "/run.sh 2>&1 | head -c 65536'").c_str(), "r");
-    if (!p) return r;
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return run_shell("bash -o pipefail -c 'bash " + dir + "/run.sh 2>&1 | head -c 65536'");
   }
   CliResult run_args(const std::string& args) { return run_script("GMS " + args); }
   std::string out() const { return " -o " + dir + "/out"; }
-  void expect_error(const CliResult& r, const std::string& expect) {
-    EXPECT_EQ(r.status, 2) << r.out.substr(0, 2000);
-    EXPECT_NE(r.out.find("gpumemsys: error: " + expect), std::string::npos)
-        << "expected '" << expect << "' in:\n"
-        << r.out.substr(0, 2000);
-    EXPECT_EQ(lines(r.out), 1u) << r.out.substr(0, 2000);
-  }
+  void expect_error(const CliResult& r, const std::string& expect) { EXPECT_INPUT_ERROR(r, expect); }
   void expect_ran(const CliResult& r) {
     EXPECT_EQ(r.status, 0) << r.out.substr(0, 2000);
     EXPECT_NE(r.out.find("statistics written to"), std::string::npos) << r.out.substr(0, 2000);

@@ -11,46 +11,6 @@
 
 namespace {
 
-// AddressSanitizer reserves terabytes of address space: no address-space limit there.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
-
-// Like run_cli, but a hang (or a flood of kernel warnings) ends after 30 s with a failing status and at most
-// 64 KB of output, so a regression fails quickly instead of filling the disk. `ulimit_kib` > 0 limits the
-// command's address space (ulimit -v), so that a memory regression fails with bad_alloc instead of eating
-// the machine.
-CliResult run_bounded(const std::string& args, uint64_t ulimit_kib = 0) {
-  CliResult r;
-  const std::string limit =
-      ulimit_kib && !kAsan ? "ulimit -v " + std::to_string(ulimit_kib) + " && " : std::string();
-  const std::string cmd = "bash -o pipefail -c \"" + limit + "timeout -s KILL 30 " + gms_bin() + " " + args +
-                          " 2>&1 | head -c 65536\"";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-// The number in the summary row `name` (e.g. "simulated time"); -1 if absent.
-double summary_value(const std::string& out, const std::string& name) {
-  std::smatch m;
-  if (!std::regex_search(out, m, std::regex("  " + name + " +([0-9.]+) ")) || m.size() < 2) return -1;
-  return std::stod(m[1].str());
-}
-
 // An sc_time as SystemC prints it ("1288056 ps", "5 us", "0 s") in picoseconds; -1 if not one.
 double ps_of(const std::string& text) {
   std::smatch m;

@@ -26,40 +26,9 @@ constexpr double kSlackMiB = 8;
 // Every run is bounded: a regression of the budget fails with bad_alloc instead of eating the machine.
 constexpr uint64_t kRunLimitKiB = uint64_t(3) << 20;  // 3 GiB
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsan = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsan = true;
-#else
-constexpr bool kAsan = false;
-#endif
-#else
-constexpr bool kAsan = false;
-#endif
-
 // gpumemsys under `ulimit -v ulimit_kib` (none when 0 or under AddressSanitizer) and a 60 s timeout.
 CliResult run_limited(const std::string& args, uint64_t ulimit_kib) {
-  CliResult r;
-  const std::string limit =
-      ulimit_kib && !kAsan ? "ulimit -v " + std::to_string(ulimit_kib) + " && " : std::string();
-  const std::string cmd = "bash -o pipefail -c \"" + limit + "timeout -s KILL 60 " + gms_bin() + " " + args +
-                          " 2>&1 | head -c 65536\"";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
-
-// The number in the summary row `name` (e.g. "memory estimate"); -1 if absent.
-double summary_value(const std::string& out, const std::string& name) {
-  std::smatch m;
-  if (!std::regex_search(out, m, std::regex("  " + name + " +([0-9.]+) ")) || m.size() < 2) return -1;
-  return std::stod(m[1].str());
+  return run_bounded(args, ulimit_kib, 60);
 }
 
 struct Point {
@@ -92,7 +61,7 @@ class MemoryBudget : public ::testing::Test {
   // growth against its measured growth: growth - slack <= estimate growth <= 2 x growth + slack. The
   // largest point must grow by at least `min_growth_mib`, so the grid measures the family, not noise.
   void expect_tracks(const std::string& base, const std::vector<std::string>& grid, double min_growth_mib) {
-    if (kAsan) GTEST_SKIP() << "AddressSanitizer's shadow memory and redzones are not the model's";
+    if (kCliUnderAsan) GTEST_SKIP() << "AddressSanitizer's shadow memory and redzones are not the model's";
     const Point b = measure(base);
     double largest = 0;
     for (const std::string& sets : grid) {
@@ -176,7 +145,7 @@ TEST_F(MemoryBudget, DramEstimateTracksPeakRss) {
 // buffers, which the estimate used to leave out (such a system died of bad_alloc, exit 3, after building
 // for seconds). Refused before anything is built, at once, naming the NoC keys.
 TEST_F(MemoryBudget, RouterNetworkThatCannotFitIsRefusedBeforeItIsBuilt) {
-  if (kAsan) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v";
+  if (kCliUnderAsan) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v";
   const auto start = std::chrono::steady_clock::now();
   const CliResult r = run_limited(args("--set sm.count=4096 --set llc.slices=1024 --set dram.channels=64 "
                                        "--set noc.type=crossbar --set noc.router.vcs=64 "
@@ -216,7 +185,7 @@ TEST_F(MemoryBudget, RouterBuffersCountAgainstMemoryLimitMb) {
 // the address space left runs to the end within the limit (no bad_alloc), and the same system under a limit
 // a little smaller is refused up front with exit 2.
 TEST_F(MemoryBudget, SystemJustUnderTheAddressSpaceLimitRunsWithinIt) {
-  if (kAsan) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v";
+  if (kCliUnderAsan) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v";
   const std::string sys =
       "--set sm.count=64 --set llc.slices=8 --set dram.channels=2 --set noc.type=crossbar "
       "--set noc.router.vcs=64 --set noc.router.vc_buffer_flits=4096";
