@@ -233,15 +233,15 @@ TEST(L1Decoupled, ParamsDefaultsFollowTable3AndEveryKeyIsRead) {
 }
 
 TEST(L1Decoupled, ParamErrorsNameTheKey) {
-  EXPECT_EQ(
-      l1_params_error("l1:\n  design: decoupled\n  size_bytes: 32768\n  ways: 8\n"),
-      "t.yaml:4: l1.ways: l1.decoupled.tag_ways (8) tag entries per set must exceed the data store's l1.ways (8), "
-      "else data lines are wasted");
+  EXPECT_EQ(l1_params_error("l1:\n  design: decoupled\n  size_bytes: 32768\n  ways: 8\n"),
+            "t.yaml:4: l1.ways: l1.decoupled.tag_ways (8) tag entries per set must exceed the data store's "
+            "l1.ways (8), "
+            "else data lines are wasted");
   // With tag_ways in the file, it is the key blamed, at its line.
-  EXPECT_EQ(
-      l1_params_error("l1:\n  design: decoupled\n  ways: 4\n  decoupled:\n    tag_ways: 4\n"),
-      "t.yaml:5: l1.decoupled.tag_ways: l1.decoupled.tag_ways (4) tag entries per set must exceed the data store's "
-      "l1.ways (4), else data lines are wasted");
+  EXPECT_EQ(l1_params_error("l1:\n  design: decoupled\n  ways: 4\n  decoupled:\n    tag_ways: 4\n"),
+            "t.yaml:5: l1.decoupled.tag_ways: l1.decoupled.tag_ways (4) tag entries per set must exceed the "
+            "data store's "
+            "l1.ways (4), else data lines are wasted");
   EXPECT_EQ(l1_params_error("l1:\n  design: baseline\n  size_bytes: 32768\n  ways: 8\n"),
             "");  // only for decoupled
   EXPECT_EQ(l1_params_error("l1:\n  decoupled:\n    tag_wayz: 8\n"),
