@@ -363,14 +363,10 @@ RunResult GpuSystem::run() {
       break;
     }
     sc_time watchdog_at = sc_core::sc_max_time();
-    std::string since;
-    if (const std::optional<uint64_t> waiting = mem_->waiting_since_ps()) {
-      const sc_time from = std::max(run_start_, Clock::ps(*waiting)), last = last_completion();
+    const std::optional<uint64_t> waiting = mem_->waiting_since_ps();
+    const sc_time from = waiting ? std::max(run_start_, Clock::ps(*waiting)) : now;
+    if (waiting) {
       watchdog_at = sat_add(from, watchdog);
-      since = completed_requests() && last >= from
-                  ? "the last completed at " + last.to_string()
-                  : "none since a request was sent at " + from.to_string() +
-                        (completed_requests() ? " (the last completed at " + last.to_string() + ")" : "");
       answered = -1;
     } else if (!all_requests_answered(nullptr)) {  // the memory system's own traffic: it must move
       const double a = total_responses();
@@ -379,11 +375,19 @@ RunResult GpuSystem::run() {
         moved = now;
       }
       watchdog_at = sat_add(moved, watchdog);
-      since = "no SM request in flight, no block answered a request since " + moved.to_string();
     } else {
       answered = -1;
     }
-    if (now >= watchdog_at) {
+    if (now >= watchdog_at) {  // the message is built here only: the loop runs once per step
+      std::string since;
+      const sc_time last = last_completion();
+      if (!waiting)
+        since = "no SM request in flight, no block answered a request since " + moved.to_string();
+      else if (completed_requests() && last >= from)
+        since = "the last completed at " + last.to_string();
+      else
+        since = "none since a request was sent at " + from.to_string() +
+                (completed_requests() ? " (the last completed at " + last.to_string() + ")" : "");
       res.error = "no request completed for " + std::to_string(cfg_.system.watchdog_us) +
                   " us of simulated time (livelock, system.watchdog_us): " + since + ", stopped at " +
                   now.to_string() + "; waiting for: " + outstanding_summary();
