@@ -12,6 +12,7 @@ std::unique_ptr<BackingStore::Page>* BackingStore::slot_of(uint64_t addr, bool c
   if (region_id != last_region_id_) {
     std::unique_ptr<Region>* r;
     if (create) {
+      if (budget_ && !regions_.count(region_id)) budget_->charge(kRegionCost, "backing store");
       r = &regions_[region_id];
       if (!*r) *r = std::make_unique<Region>();
     } else {
@@ -30,6 +31,7 @@ uint8_t* BackingStore::page(uint64_t addr) {
   if (base == last_base_) return last_page_;
   std::unique_ptr<Page>& slot = *slot_of(addr, true);
   if (!slot) {
+    if (budget_) budget_->charge(kPageCost, "backing store");
     slot = std::make_unique<Page>();
     fill_initial_bytes(base, slot->bytes, kPageBytes);
     ++pages_;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <unordered_map>
 
+#include "models/common/data_budget.h"
+
 namespace gms {
 
 class BackingStore {
@@ -14,7 +16,9 @@ class BackingStore {
   static constexpr unsigned kPageBytes = 4096;  // also the DMI grant size
   static constexpr uint64_t page_base(uint64_t addr) { return addr & ~uint64_t(kPageBytes - 1); }
 
-  BackingStore() = default;
+  // Every page and page-table region it creates is charged to `budget` (none: unbounded), before it is
+  // made: a refused charge (DataBudgetExceeded) leaves the store as it was.
+  explicit BackingStore(DataBudget* budget = nullptr) : budget_(budget) {}
   BackingStore(const BackingStore&) = delete;
   BackingStore& operator=(const BackingStore&) = delete;
 
@@ -25,6 +29,8 @@ class BackingStore {
   // The 4 KiB page holding addr (created if new); stays valid for the store's lifetime (DMI).
   uint8_t* page(uint64_t addr);
   size_t pages() const { return pages_; }
+  // Heap bytes of its pages and page-table regions (what it charges).
+  uint64_t data_bytes() const { return pages_ * kPageCost + regions_.size() * kRegionCost; }
 
  private:
   const uint8_t* find_page(uint64_t addr);  // nullptr: never written (no page)
@@ -42,6 +48,8 @@ class BackingStore {
   struct Region {
     std::unique_ptr<Page> pages[kPagesPerRegion];
   };
+  static constexpr uint64_t kPageCost = sizeof(Page) + 16, kRegionCost = sizeof(Region) + 16 + 48;
+  DataBudget* budget_;
   std::unordered_map<uint64_t, std::unique_ptr<Region>> regions_;
   uint64_t last_region_id_ = ~uint64_t(0);
   Region* last_region_ = nullptr;

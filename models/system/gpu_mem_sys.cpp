@@ -23,7 +23,10 @@ namespace gms {
 
 GpuMemSys::GpuMemSys(sc_core::sc_module_name name, const SystemConfig& cfg, const GpuMemSysOptions& opt)
     : sc_core::sc_module(name), host("host"), cfg_(cfg) {
-  check_memory_budget(cfg_);  // before anything is built: a clear error instead of std::bad_alloc
+  {  // before anything is built: a clear error instead of std::bad_alloc
+    const MemoryBudget budget = check_memory_budget(cfg_);
+    data_budget_ = std::make_unique<DataBudget>(budget.data_bytes(), budget.data_text());
+  }
   if (opt.stats) {
     stats_ = opt.stats;
   } else {
@@ -66,7 +69,7 @@ void GpuMemSys::connect(I& i, T& t, const std::string& link) {
 
 void GpuMemSys::build(const GpuMemSysOptions& opt) {
   map_ = std::make_unique<AddressMap>(cfg_.memory_map);
-  store_ = std::make_unique<BackingStore>();
+  store_ = std::make_unique<BackingStore>(data_budget_.get());
   builtin_dram_ = !opt.make_dram;
   const unsigned n_sm = cfg_.sm.count, n_slices = cfg_.llc.slices, n_ch = cfg_.dram.channels;
   SmParams smp = cfg_.sm;

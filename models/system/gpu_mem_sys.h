@@ -44,6 +44,7 @@ class AdaptiveLlcController;
 class ProtocolChecker;
 class MemoryChannel;
 class BackingStore;
+class DataBudget;
 class HostLaunchQueue;
 
 struct GpuMemSysOptions {
@@ -136,6 +137,9 @@ class GpuMemSys : public sc_core::sc_module {
   const BlockEnv& env() const { return env_; }
   const AddressMap& address_map() const { return *map_; }
   BackingStore& memory() { return *store_; }
+  // What the memory limit leaves for the workload's data after the system's structures (memory_budget.h):
+  // the backing store charges its pages to it; a testbench's golden memory should too.
+  DataBudget& data_budget() { return *data_budget_; }
   size_t num_sms() const { return sms_.size(); }
   StreamingMultiprocessor& sm(size_t i) { return *sms_.at(i); }
   L1Cache& l1(size_t i) { return *l1s_.at(i); }
@@ -178,6 +182,7 @@ class GpuMemSys : public sc_core::sc_module {
   std::unique_ptr<DecisionBoard> decisions_;  // cross-SM decisions (TSC+ mode, SM dueling)
   BlockEnv env_;
   std::unique_ptr<AddressMap> map_;
+  std::unique_ptr<DataBudget> data_budget_;
   std::unique_ptr<BackingStore> store_;
   std::unique_ptr<SliceSelector> slices_;  // which slice serves a request (shared / private per SM)
   std::unique_ptr<LlcModeController> mode_ctl_;

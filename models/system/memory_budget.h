@@ -47,9 +47,22 @@ MemoryLimit memory_limit(const SystemParams& p);
 // the system's own structures.
 uint64_t memory_in_use(const MemoryLimit& l);
 
+// The limit, the system's estimate and what the process held before the system was built: what is left is
+// the workload's data allowance (backing store and golden memory pages, charged as they are made).
+struct MemoryBudget {
+  MemoryLimit limit;
+  uint64_t estimate = 0, in_use = 0;
+  // limit - in_use - estimate, less a reserve of limit/64 (at least 8 MiB, at most half of what is left)
+  // for outputs and heap slack; 0 when the estimate and in_use exceed the limit.
+  uint64_t data_bytes() const;
+  // "the 64.0 MiB limit (system.memory_limit_mb) less 12.3 MiB estimated for the system's structures[,
+  // 15.0 MiB in use before it was built] and 8.0 MiB kept for outputs"
+  std::string data_text() const;
+};
+
 // Throws ConfigError naming the largest parts and their keys, the estimate and the limit, when the estimate
-// plus what the process already holds (memory_in_use) exceeds the limit.
-void check_memory_budget(const SystemConfig& cfg);
+// plus what the process already holds (memory_in_use) exceeds the limit; else returns the budget.
+MemoryBudget check_memory_budget(const SystemConfig& cfg);
 
 // "1.5 GiB", "320.0 MiB", "12.0 KiB".
 std::string format_bytes(uint64_t bytes);

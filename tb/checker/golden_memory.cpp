@@ -51,7 +51,12 @@ GoldenMemory::GoldenMemory(std::unique_ptr<StatGroup> stats)
       kernels_(stats_->counter("kernels", "kernel ends committed", "kernels")) {}
 
 GoldenMemory::ImagePage& GoldenMemory::image_page(uint64_t page) {
-  auto& slot = image_[page];
+  auto it = image_.find(page);
+  if (it == image_.end()) {
+    charge(kImagePageCost);
+    it = image_.emplace(page, nullptr).first;
+  }
+  auto& slot = it->second;
   if (!slot) {
     last_ = PageView();
     slot = std::make_unique<ImagePage>();
@@ -63,10 +68,12 @@ GoldenMemory::ImagePage& GoldenMemory::image_page(uint64_t page) {
 GoldenMemory::WritePage& GoldenMemory::write_page(uint64_t page) {
   if (WritePage* cached = view(page).write) return *cached;
   last_ = PageView();
-  auto& slot = writes_[page];
+  charge(spare_pages_.empty() ? kWriteEntryCost + kWritePageCost : kWriteEntryCost);
+  auto& slot = writes_[page];  // new: view() found none
   if (!slot) {
     if (spare_pages_.empty()) {
       slot.reset(new WritePage);  // default-initialised: cleared below like a recycled page
+      ++write_pages_made_;
     } else {
       slot = std::move(spare_pages_.back());
       spare_pages_.pop_back();
@@ -87,6 +94,12 @@ const GoldenMemory::PageView& GoldenMemory::view(uint64_t page) {
     last_.image = i == image_.end() ? nullptr : i->second.get();
   }
   return last_;
+}
+
+uint64_t GoldenMemory::data_bytes() const {
+  return image_.size() * kImagePageCost + write_pages_made_ * kWritePageCost +
+         writes_.size() * kWriteEntryCost + mixed_writers_.size() * kMixedCost +
+         (overwritten_.size() + unknown_values_.size()) * kValueSetCost;
 }
 
 uint8_t GoldenMemory::image_byte(uint64_t addr) const {
@@ -114,6 +127,7 @@ void GoldenMemory::set_writer(WritePage& p, uint64_t page, unsigned o, Writer w)
   } else if (!p.written_nibble(first)) {
     p.word[wi] = w;
   } else if (p.word[wi] != w) {  // a second writer in the word: per-byte writers from here on
+    charge(kMixedCost);
     auto& bytes = mixed_writers_[page * kPageWords + wi];
     for (unsigned b = 0; b < kWordBytes; ++b) bytes[b] = p.written(first + b) ? p.word[wi] : 0;
     bytes[o % kWordBytes] = w;
@@ -148,7 +162,10 @@ void GoldenMemory::on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, cons
           ++write_conflicts_;
           p.conflict.set(o);
         }
-        overwritten_[a - offset + o].set(p.value[o]);  // another warp may still read the older value
+        // Another warp may still read the older value.
+        auto [h, added] = overwritten_.try_emplace(a - offset + o);
+        h->second.set(p.value[o]);
+        if (added) charge(kValueSetCost);
       }
       set_writer(p, page, o, writer);
       p.value[o] = data[done + i];
@@ -413,18 +430,23 @@ void GoldenMemory::on_kernel_end() {
       img.unknown[o] = w->conflict[o];
       const uint64_t a = page * kPageBytes + o;
       if (w->conflict[o]) {  // memory holds one of the values the warps stored; which one is unordered
-        ValueSet& vs = unknown_values_[a];
+        auto [u, added] = unknown_values_.try_emplace(a);
+        if (added) charge(kValueSetCost);
+        ValueSet& vs = u->second;
         vs.reset();
         vs.set(w->value[o]);
         auto h = overwritten_.find(a);
         if (h != overwritten_.end()) vs |= h->second;
-      } else if (!unknown_values_.empty()) {
-        unknown_values_.erase(a);  // one writer: known again
+      } else if (!unknown_values_.empty() && unknown_values_.erase(a)) {  // one writer: known again
+        if (budget_) budget_->release(kValueSetCost);
       }
     }
     img.has_unknown = img.unknown.any();
     spare_pages_.push_back(std::move(w));
   }
+  if (budget_)
+    budget_->release((writes_.size() * kWriteEntryCost) + mixed_writers_.size() * kMixedCost +
+                     overwritten_.size() * kValueSetCost);
   writes_.clear();
   mixed_writers_.clear();
   overwritten_.clear();

@@ -20,6 +20,7 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "models/common/data_budget.h"
 #include "models/common/memory_image.h"  // fill_initial_bytes, for callers
 #include "models/common/stats.h"
 #include "models/common/u64_slot_map.h"
@@ -48,6 +49,12 @@ class GoldenMemory : public MemObserver {
   // Statistics in a group of its own (name "golden_memory"), or hung under `parent` (e.g. the run's tree).
   GoldenMemory();
   explicit GoldenMemory(StatGroup& parent, const std::string& name = "golden_memory");
+
+  // Charge every page and table entry it creates to `budget` (none: unbounded); a refused charge
+  // (DataBudgetExceeded) ends the run, the checker's state after it is not meant to be used.
+  void set_data_budget(DataBudget* budget) { budget_ = budget; }
+  // Heap bytes of its pages and per-byte tables now (what it has charged and not given back).
+  uint64_t data_bytes() const;
 
   void on_store(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data, unsigned bytes) override;
   void on_load_issue(uint64_t warp_uid, uint64_t seq, uint64_t first, uint64_t last) override;
@@ -170,6 +177,15 @@ class GoldenMemory : public MemObserver {
   }
   [[noreturn]] static void throw_writer_range(uint64_t warp_uid);
   void record_undo(WarpOrder& wo, Writer writer, uint64_t seq, uint64_t addr, unsigned n, const WritePage& p);
+  // What its allocations cost on the heap, as charged to the budget.
+  static constexpr uint64_t kImagePageCost = sizeof(ImagePage) + 16 + hash_entry_bytes<uint64_t, void*>();
+  static constexpr uint64_t kWritePageCost = sizeof(WritePage) + 16 + 8;  // + its spare_pages_ slot
+  static constexpr uint64_t kWriteEntryCost = hash_entry_bytes<uint64_t, void*>();
+  static constexpr uint64_t kMixedCost = hash_entry_bytes<uint64_t, std::array<Writer, kWordBytes>>();
+  static constexpr uint64_t kValueSetCost = hash_entry_bytes<uint64_t, std::bitset<256>>();
+  void charge(uint64_t bytes) {
+    if (budget_) budget_->charge(bytes, "golden memory");
+  }
   ImagePage& image_page(uint64_t page);
   WritePage& write_page(uint64_t page);
   // The SM reports loads lane by lane, so consecutive calls mostly hit the same page: remember it.
@@ -181,6 +197,8 @@ class GoldenMemory : public MemObserver {
   const PageView& view(uint64_t page);
 
   std::unique_ptr<StatGroup> stats_;
+  DataBudget* budget_ = nullptr;
+  uint64_t write_pages_made_ = 0;  // spare or in writes_
   Counter& loads_checked_;
   Counter& bytes_checked_;
   Counter& mismatches_;

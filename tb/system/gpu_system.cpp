@@ -6,9 +6,12 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <iomanip>
 #include <sstream>
 
 #include "models/common/clock.h"
+#include "models/common/data_budget.h"
+#include "models/dram/backing_store.h"
 #include "models/system/gpu_mem_sys.h"
 #include "models/system/memory_budget.h"
 #include "tb/checker/golden_memory.h"
@@ -70,6 +73,7 @@ GpuSystem::GpuSystem(const SystemConfig& cfg, const std::vector<ProgramSpec>& pr
   mo.stats = &root_;
   mo.trace = trace_.get();
   mem_ = std::make_unique<GpuMemSys>("gpu", cfg_, mo);
+  for (auto& c : checkers_) c->set_data_budget(&mem_->data_budget());
   unsigned first = 0;
   for (size_t p = 0; p < programs_.size(); ++p) {
     fences_.push_back(std::make_unique<WorkloadFence>(*programs_[p].workload));
@@ -97,6 +101,23 @@ StatGroup& GpuSystem::program_stats(size_t program) {
 void GpuSystem::throw_input_errors() const {
   for (const auto& f : fences_)
     if (f->failed()) throw ConfigError(f->error());
+  const DataBudget& b = mem_->data_budget();
+  if (!b.exceeded()) return;
+  // Where the data went, and what to change: the golden memory keeps about three bytes per byte written.
+  constexpr double kMiB = 1024.0 * 1024.0;
+  uint64_t golden = 0;
+  for (const auto& c : checkers_) golden += c->data_bytes();
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(3) << b.error() << " at "
+     << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: the backing store holds "
+     << mem_->memory().pages() << " written 4 KiB pages (" << std::setprecision(1)
+     << double(mem_->memory().data_bytes()) / kMiB << " MiB)";
+  if (!checkers_.empty())
+    os << ", the golden memory " << double(golden) / kMiB << " MiB; run with --no-check to drop the latter, ";
+  else
+    os << "; ";
+  os << "write a smaller footprint, or raise the limit (system.memory_limit_mb)";
+  throw ConfigError(os.str());
 }
 
 bool GpuSystem::all_done() const {

@@ -212,4 +212,82 @@ TEST_F(MemoryBudget, SystemJustUnderTheAddressSpaceLimitRunsWithinIt) {
   EXPECT_EQ(std::count(refused.out.begin(), refused.out.end(), '\n'), 1) << refused.out;
 }
 
+// Stores that each write a 4 KiB page of their own: 64 CTAs x 8 warps x 16 instructions x 32 lanes =
+// 262,144 pages (1 GiB of backing store, about 4.5 GiB with the golden memory's pages). No configuration key
+// bounds this data: the run charges every page to what the limit leaves after the system's structures.
+const char* kPageStores = R"(workload:
+  name: page_stores
+  kernels:
+    - pattern: strided
+      grid: 64
+      block: 256
+      insts_per_warp: 16
+      width: 4
+      stride: 4096
+      store_fraction: 1
+)";
+
+std::string page_store_args(const std::string& dir, const std::string& grid, const std::string& extra) {
+  std::string w = kPageStores;
+  w.replace(w.find("grid: 64"), 8, "grid: " + grid);
+  write_file(dir + "/pages.yaml", w);
+  return "run -q -c " + gms_src("configs/tiny.yaml") + " -w " + dir + "/pages.yaml -o " + dir + "/out " +
+         extra;
+}
+
+// The issue's remaining finding: workload data was not counted. Under system.memory_limit_mb 64 such a
+// workload ran to the end at 4.5 GiB. Now it stops at the limit with one error naming what held the data,
+// with and without the golden memory, and its peak RSS stays within the limit over the process's baseline.
+TEST_F(MemoryBudget, WorkloadDataStopsAtMemoryLimitMb) {
+  const Point base = measure("");
+  for (const std::string check : {"", "--no-check "}) {
+    const CliResult r =
+        run_limited(page_store_args(dir, "64", check + "--set system.memory_limit_mb=64"), kRunLimitKiB);
+    EXPECT_EQ(r.status, 2) << check << "\n" << r.out.substr(0, 3000);
+    EXPECT_EQ(count_lines(r.out), 1u) << r.out.substr(0, 3000);
+    EXPECT_NE(r.out.find("gpumemsys: error: the workload's data outgrew the memory left for it: the "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("left (the 64.0 MiB limit (system.memory_limit_mb) less "), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("written 4 KiB pages"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("golden memory") != std::string::npos, check.empty()) << r.out;
+    EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
+    if (!kCliUnderAsan) {
+      // The peak RSS of the failed run (it prints no summary), as its parent sees it.
+      const CliResult rss = run_shell(
+          "python3 -c 'import resource, subprocess, sys; subprocess.run(sys.argv[1:], "
+          "stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
+          "print(\"peak\", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' " +
+          gms_bin() + " " + page_store_args(dir, "64", check + "--set system.memory_limit_mb=64"));
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(rss.out, m, std::regex("peak ([0-9]+)"))) << rss.out;
+      EXPECT_LE(std::stod(m[1].str()) / 1024 - base.peak, 64 + kSlackMiB) << check << rss.out;
+    }
+  }
+  // A footprint that fits runs to the end: one CTA writes 4,096 pages (16 MiB of backing store, about 74 MiB
+  // with the golden memory's write and image pages) under 128 MiB; three CTAs 48 MiB with --no-check
+  // under 96.
+  const CliResult fits =
+      run_limited(page_store_args(dir, "1", "--set system.memory_limit_mb=128"), kRunLimitKiB);
+  EXPECT_EQ(fits.status, 0) << fits.out.substr(0, 3000);
+  const CliResult fits_unchecked =
+      run_limited(page_store_args(dir, "3", "--no-check --set system.memory_limit_mb=96"), kRunLimitKiB);
+  EXPECT_EQ(fits_unchecked.status, 0) << fits_unchecked.out.substr(0, 3000);
+}
+
+// Under `ulimit -v` with no memory_limit_mb, the same workload ended in std::bad_alloc (exit 3, "simulation
+// failed: std::bad_alloc"). Now the address space left after the system is its data budget: exit 2, one line.
+TEST_F(MemoryBudget, WorkloadDataStopsWithinTheAddressSpaceLimit) {
+  if (kCliUnderAsan) GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space: no ulimit -v";
+  const CliResult r = run_limited(page_store_args(dir, "64", ""), 400 * 1024);
+  EXPECT_EQ(r.status, 2) << r.out.substr(0, 3000);
+  EXPECT_EQ(count_lines(r.out), 1u) << r.out.substr(0, 3000);
+  EXPECT_NE(r.out.find("left (the 400.0 MiB limit (address-space limit (ulimit -v)) less "),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find(" MiB in use before it was built and "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("bad_alloc"), std::string::npos) << r.out;
+}
+
 }  // namespace

@@ -4,8 +4,10 @@
 
 #include <algorithm>
 
+#include "models/common/data_budget.h"
 #include "models/common/memory_image.h"
 #include "models/common/rng.h"
+#include "models/dram/backing_store.h"
 #include "tests/dram/dram_rig.h"
 
 using gms_test::read_at;
@@ -166,6 +168,47 @@ TEST(BackingStore, LazyPagesInitialBytesAndByteEnables) {
   s.write(0x20000, src, 4, nullptr);
   EXPECT_EQ(s.pages(), 4u);
   EXPECT_EQ(s.page(0x20002)[2], 2);
+}
+
+// Every page and page-table region is charged to the data budget before it is made; a refused charge
+// leaves the store as it was (the page is not made, what was written stays readable).
+TEST(BackingStore, ChargesPagesAndRegionsToTheDataBudgetAndStopsAtItsLimit) {
+  const uint64_t region = (uint64_t(1) << 18) * 8 + 16 + 48, page = 4096 + 16;  // table + malloc + map entry
+  gms::DataBudget budget(region + 3 * page, "a test limit");
+  gms::BackingStore s(&budget);
+  uint8_t v[4] = {1, 2, 3, 4};
+  s.write(0x1000, v, 4, nullptr);
+  EXPECT_EQ(budget.used(), region + page);
+  EXPECT_EQ(s.data_bytes(), budget.used());
+  s.write(0x1004, v, 4, nullptr);  // same page: nothing new
+  s.write(0x2ffe, v, 4, nullptr);  // crosses into a third page
+  EXPECT_EQ(s.pages(), 3u);
+  EXPECT_EQ(budget.used(), region + 3 * page);
+  uint8_t buf[4];
+  s.read(0x9000, buf, 4);  // a read makes no page: no charge
+  EXPECT_EQ(budget.used(), region + 3 * page);
+  try {
+    s.write(0x9000, v, 4, nullptr);
+    FAIL() << "a fourth page fits no budget of three";
+  } catch (const gms::DataBudgetExceeded& e) {
+    EXPECT_NE(std::string(e.what()).find("the backing store needed 4112 bytes more"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("(a test limit)"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(budget.exceeded());
+  EXPECT_EQ(s.pages(), 3u);
+  EXPECT_EQ(budget.used(), region + 3 * page);
+  s.read(0x9000, buf, 4);
+  for (unsigned i = 0; i < 4; ++i) EXPECT_EQ(buf[i], gms::initial_byte(0x9000 + i));
+  s.read(0x1000, buf, 4);
+  EXPECT_EQ(buf[3], 4);
+  // A new 1 GiB region is charged before it is made, too.
+  gms::DataBudget small(region - 1, "a test limit");
+  gms::BackingStore t(&small);
+  EXPECT_THROW(t.write(0, v, 4, nullptr), gms::DataBudgetExceeded);
+  EXPECT_EQ(small.used(), 0u);
+  t.read(0, buf, 4);
+  EXPECT_EQ(buf[0], gms::initial_byte(0));
 }
 
 // Random reads and writes (random chunks and byte enables) over 16 lines, all queued at once so FR-FCFS

@@ -277,5 +277,39 @@ TEST(TbGolden, WordFillEqualsInitialByte) {
   }
 }
 
+// Its pages and per-byte tables are charged to the data budget as they are made and the per-kernel tables
+// given back at kernel end: what the budget holds is what data_bytes() counts, and a store that needs a page
+// beyond the limit is refused with DataBudgetExceeded.
+TEST(TbGolden, ChargesItsPagesToTheDataBudget) {
+  DataBudget budget(uint64_t(1) << 30, "a test limit");
+  GoldenMemory g;
+  g.set_data_budget(&budget);
+  const uint8_t a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8};
+  g.on_store(1, 0x1000, a, 4);
+  const uint64_t one_page = budget.used();
+  EXPECT_GT(one_page, 9u * 1024);  // a write page: values, per-word writers, bitmaps
+  EXPECT_EQ(g.data_bytes(), budget.used());
+  g.on_store(2, 0x1002, b, 4);  // another warp: racy bytes, overwritten values and mixed words
+  g.on_store(1, 0x5000, a, 4);  // a second page
+  EXPECT_GT(budget.used(), 2 * one_page);
+  EXPECT_EQ(g.data_bytes(), budget.used());
+  g.on_kernel_end();  // two image pages made, the kernel's tables given back, write pages kept as spares
+  EXPECT_EQ(g.data_bytes(), budget.used());
+  const uint64_t after_kernel = budget.used();
+  g.on_store(3, 0x1000, a, 4);  // reuses a spare write page: only its table entry is new
+  EXPECT_LT(budget.used() - after_kernel, 100u);
+  EXPECT_EQ(g.data_bytes(), budget.used());
+  g.on_kernel_end();  // the conflicting bytes are known again: their value sets given back
+  EXPECT_EQ(g.data_bytes(), budget.used());
+  EXPECT_EQ(budget.peak() >= budget.used(), true);
+
+  DataBudget small(one_page + 100, "a test limit");
+  GoldenMemory h;
+  h.set_data_budget(&small);
+  h.on_store(1, 0x1000, a, 4);
+  EXPECT_THROW(h.on_store(1, 0x9000, a, 4), DataBudgetExceeded);
+  EXPECT_NE(small.error().find("the golden memory needed"), std::string::npos) << small.error();
+}
+
 }  // namespace
 }  // namespace gms
