@@ -18,6 +18,8 @@ const char* to_string(MemKind k) {
       return "flush";
     case MemKind::Writeback:
       return "writeback";
+    case MemKind::Barrier:
+      return "barrier";
   }
   return "?";
 }

@@ -11,7 +11,9 @@ constexpr unsigned kChunkBytes = 32;  // sector/chunk granularity (chunk mask bi
 constexpr unsigned kChunksPerLine = kLineBytes / kChunkBytes;
 constexpr uint8_t kFullChunkMask = (1u << kChunksPerLine) - 1;
 
-enum class MemKind : uint8_t { Load, Store, Atomic, Flush, Writeback };
+// Barrier: a warp instruction only (__syncthreads, Accel-Sim BAR): no memory access; the warp waits until
+// every unfinished warp of its CTA has reached it.
+enum class MemKind : uint8_t { Load, Store, Atomic, Flush, Writeback, Barrier };
 const char* to_string(MemKind k);
 
 // Request attributes beyond the generic payload. Address, data, byte enables and command stay in the

@@ -1,0 +1,100 @@
+#include "tb/kernels/simt_warp.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace gms::kernels {
+
+Warp::Warp(const Dim3& grid, const Dim3& block, const Dim3& block_idx, uint32_t warp_in_cta,
+           SharedMemory& shared, InstSink* sink)
+    : grid_(grid), block_(block), block_idx_(block_idx), warp_(warp_in_cta), shared_(shared), sink_(sink) {
+  const uint64_t threads = block.count();
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    const uint64_t t = uint64_t(warp_in_cta) * kWarpSize + l;  // linear thread index, x fastest
+    tid_.v[l] = int64_t(t);
+    tid_x_.v[l] = int64_t(t % block.x);
+    tid_y_.v[l] = int64_t(t / block.x % block.y);
+    tid_z_.v[l] = int64_t(t / (uint64_t(block.x) * block.y));
+    if (t < threads) threads_ |= 1u << l;
+  }
+  mask_ = threads_;
+}
+
+uint32_t Warp::lanes_of(const Bool& c) const {
+  uint32_t m = 0;
+  for (unsigned l = 0; l < kWarpSize; ++l) m |= uint32_t(c.v[l]) << l;
+  return m;
+}
+
+bool Warp::begin(uint32_t pc, MemKind kind, unsigned width, const RegSet& deps) {
+  if (!mask_) return false;
+  inst_.pc = pc;
+  inst_.kind = kind;
+  inst_.width = uint8_t(width);
+  inst_.active_mask = mask_;
+  inst_.gap = gap_;
+  inst_.waits_on = deps;
+  inst_.waits_on |= ctrl_deps_;
+  inst_.wait_gap = inst_.waits_on.any() ? gap_ : 0;
+  inst_.writes.clear();
+  return true;
+}
+
+void Warp::finish() {
+  if (sink_) sink_->emit(inst_);
+  gap_ = 0;
+  ctrl_deps_.clear();
+}
+
+void Warp::sync() {
+  // Every thread of the CTA waits, whatever the mask (a divergent __syncthreads is undefined in CUDA); a
+  // warp all of whose threads returned has exited and takes no part.
+  if (!(threads_ & ~ret_)) return;
+  inst_.pc = 0;
+  inst_.kind = MemKind::Barrier;
+  inst_.width = 0;
+  inst_.active_mask = threads_ & ~ret_;
+  inst_.gap = gap_;
+  inst_.waits_on = ctrl_deps_;
+  inst_.wait_gap = 0;
+  inst_.writes.clear();
+  if (sink_) {
+    sink_->emit(inst_);
+    sink_->barrier();
+  }
+  gap_ = 0;
+  ctrl_deps_.clear();
+}
+
+void Warp::break_if(const Bool& c) {
+  depend(c.deps);
+  const uint32_t leaving = mask_ & lanes_of(c);
+  brk_ |= leaving;
+  mask_ &= ~leaving;
+}
+
+void Warp::continue_if(const Bool& c) {
+  depend(c.deps);
+  const uint32_t leaving = mask_ & lanes_of(c);
+  cont_ |= leaving;
+  mask_ &= ~leaving;
+}
+
+void Warp::return_if(const Bool& c) {
+  depend(c.deps);
+  const uint32_t leaving = mask_ & lanes_of(c);
+  ret_ |= leaving;
+  mask_ &= ~leaving;
+}
+
+bool Warp::any(const Bool& c) {
+  depend(c.deps);
+  return (mask_ & lanes_of(c)) != 0;
+}
+
+void Warp::shared_out_of_range(int64_t i, size_t n) {
+  throw std::out_of_range("kernel port: shared-memory index " + std::to_string(i) + " outside [0, " +
+                          std::to_string(n) + ")");
+}
+
+}  // namespace gms::kernels

@@ -1,0 +1,113 @@
+// Warp's templates (simt_warp.h).
+#pragma once
+
+namespace gms::kernels {
+
+template <class T>
+Lanes<T> Warp::load(uint32_t pc, DeviceArray<T>& a, const Int& idx) {
+  Lanes<T> r;
+  if (!begin(pc, MemKind::Load, sizeof(T), idx.deps)) return r;
+  for (uint32_t b = mask_; b; b &= b - 1) {
+    const unsigned l = unsigned(__builtin_ctz(b));
+    r.v[l] = a.at(idx.v[l]);
+    inst_.addr[l] = a.address(uint64_t(idx.v[l]));
+  }
+  const unsigned reg = next_reg_;
+  next_reg_ = (next_reg_ + 1) % RegSet::kRegs;
+  inst_.writes.set(reg);
+  r.deps.set(reg);
+  finish();
+  return r;
+}
+
+template <class T, class V>
+void Warp::store(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value) {
+  RegSet deps = idx.deps;
+  deps |= detail::deps_of(value);
+  if (!begin(pc, MemKind::Store, sizeof(T), deps)) return;
+  for (uint32_t b = mask_; b; b &= b - 1) {  // lane order: the highest lane wins a conflict, as on hardware
+    const unsigned l = unsigned(__builtin_ctz(b));
+    a.at(idx.v[l]) = T(detail::lane(value, l));
+    inst_.addr[l] = a.address(uint64_t(idx.v[l]));
+  }
+  finish();
+}
+
+template <class T>
+Lanes<T> Warp::shared_load(std::vector<T>& s, const Int& idx) {
+  Lanes<T> r;
+  r.deps = idx.deps;
+  for (uint32_t b = mask_; b; b &= b - 1) {
+    const unsigned l = unsigned(__builtin_ctz(b));
+    if (idx.v[l] < 0 || uint64_t(idx.v[l]) >= s.size()) shared_out_of_range(idx.v[l], s.size());
+    r.v[l] = s[size_t(idx.v[l])];
+  }
+  gap_ += mask_ ? 1 : 0;
+  return r;
+}
+
+template <class T, class V>
+void Warp::shared_store(std::vector<T>& s, const Int& idx, const V& value) {
+  for (uint32_t b = mask_; b; b &= b - 1) {
+    const unsigned l = unsigned(__builtin_ctz(b));
+    if (idx.v[l] < 0 || uint64_t(idx.v[l]) >= s.size()) shared_out_of_range(idx.v[l], s.size());
+    s[size_t(idx.v[l])] = T(detail::lane(value, l));
+  }
+  gap_ += mask_ ? 1 : 0;
+}
+
+template <class F>
+void Warp::if_(const Bool& c, F&& then) {
+  const uint32_t saved = mask_;
+  depend(c.deps);
+  mask_ &= lanes_of(c);
+  if (mask_) then();
+  mask_ = saved & ~off();
+}
+
+template <class F, class G>
+void Warp::if_else(const Bool& c, F&& then, G&& otherwise) {
+  const uint32_t saved = mask_, taken = lanes_of(c);
+  depend(c.deps);
+  mask_ = saved & taken;
+  if (mask_) then();
+  mask_ = saved & ~taken & ~off();
+  if (mask_) otherwise();
+  mask_ = saved & ~off();
+}
+
+template <class C, class B>
+void Warp::while_(C&& cond, B&& body) {
+  const uint32_t saved = mask_, saved_brk = brk_, saved_cont = cont_;
+  brk_ = 0;
+  for (;;) {
+    cont_ = 0;
+    mask_ = saved & ~off();
+    if (!mask_) break;
+    const Bool c = cond();
+    depend(c.deps);
+    mask_ &= lanes_of(c);
+    if (!mask_) break;
+    body();
+  }
+  brk_ = saved_brk;
+  cont_ = saved_cont;
+  mask_ = saved & ~off();
+}
+
+template <class B>
+void Warp::for_(const Int& from, const Int& to, const Int& step, B&& body) {
+  Int i = from;
+  while_([&] { return i < to; },
+         [&] {
+           body(static_cast<const Int&>(i));
+           const uint32_t in_loop = mask_ | cont_;  // lanes that continued still step
+           for (uint32_t b = in_loop; b; b &= b - 1) {
+             const unsigned l = unsigned(__builtin_ctz(b));
+             i.v[l] += step.v[l];
+           }
+           i.deps |= step.deps;
+         });
+}
+
+}  // namespace gms::kernels
