@@ -24,9 +24,11 @@ std::vector<const PortInfo*> PortRegistry::all() const {
 const PortRegistry& PortRegistry::builtin() {
   static const PortRegistry r = [] {
     PortRegistry x;
-    register_recorded_vecadd(x);
-    register_recorded_stencil5(x);
-    register_recorded_colcopy(x);
+    register_recorded_ports(x);
+    register_rodinia_ports(x);
+    register_polybench_ports(x);
+    register_parboil_ports(x);
+    register_sdk_ports(x);
     return x;
   }();
   return r;

@@ -1,5 +1,6 @@
 // Kernel ports by name ("rodinia/bfs", "recorded/vecadd"), with what `gpumemsys kernels` lists about them.
-// A port is one file with a register_<name>() function and one line in port_registry.cpp.
+// A port is one file under its suite's folder with a register_<suite>_<name>() function, called from the
+// suite's register_<suite>_ports() (<suite>/<suite>.cpp).
 #pragma once
 #include <functional>
 #include <map>
@@ -35,8 +36,11 @@ class PortRegistry {
   std::map<std::string, PortInfo> ports_;
 };
 
-void register_recorded_vecadd(PortRegistry& r);
-void register_recorded_stencil5(PortRegistry& r);
-void register_recorded_colcopy(PortRegistry& r);
+// One per suite folder.
+void register_recorded_ports(PortRegistry& r);
+void register_rodinia_ports(PortRegistry& r);
+void register_polybench_ports(PortRegistry& r);
+void register_parboil_ports(PortRegistry& r);
+void register_sdk_ports(PortRegistry& r);
 
 }  // namespace gms::kernels

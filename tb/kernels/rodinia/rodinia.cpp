@@ -1,0 +1,8 @@
+// Rodinia 3.1 (CUDA) ports: each benchmark's register function, called in name order.
+#include "tb/kernels/port_registry.h"
+
+namespace gms::kernels {
+
+void register_rodinia_ports(PortRegistry& /*r*/) {}
+
+}  // namespace gms::kernels
