@@ -42,6 +42,7 @@ inline uint32_t lanes(uint32_t m) {
 bool CoreModel::fetch(Warp& w) {
   WarpInst& inst = w.inst;
   while (w.stream->next(inst)) {
+    if (inst.kind == MemKind::Barrier) continue;  // the model orders no warps: barriers are left out
     ++counts_.instructions;
     counts_.thread_accesses += lanes(inst.active_mask);
     if (track_)

@@ -53,6 +53,11 @@ SmCore::SmCore(sc_core::sc_module_name name, const SmParams& p, unsigned sm_id, 
       scoreboard_waits_(stats_.counter("scoreboard_waits",
                                        "instructions that waited for registers an in-flight load was writing",
                                        "instructions")),
+      barriers_(stats_.counter("barriers", "warp barrier instructions issued (__syncthreads, BAR)",
+                               "instructions")),
+      barrier_wait_cycles_(stats_.counter(
+          "barrier_wait_cycles", "cycles warps waited at barriers for the other warps of their CTA, summed",
+          "warp-cycles")),
       load_latency_(stats_.histogram("load_latency", "load instruction issue to its last line response",
                                      "cycles", 16, 64)) {
   if (!env.pool) throw std::invalid_argument(std::string(name) + ": BlockEnv has no payload pool");
@@ -110,6 +115,7 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
   c.regs = regs_of(k);
   c.shmem = k.shmem_per_cta;
   c.warps_left = 0;
+  c.running = c.arrived = 0;
   if (resident_ctas_++ == 0) active_since_ = clock_.next_edge_cycle();
   used_warps_ += c.warps;
   used_threads_ += c.threads;
@@ -129,13 +135,16 @@ void SmCore::launch(std::unique_ptr<CtaWork> cta, const KernelInfo& k) {
     issue_.set_age(ws, w.age);
     w.stream = cta->warps[i].get();
     w.in_flight = w.unsent = 0;
+    w.at_barrier = false;
     w.pending.clear();
     pull_next(w);
     ready_cycle_[ws] = now + (w.has_next ? w.next.gap : 0);
-    if (w.has_next)
+    if (w.has_next) {
       ++c.warps_left;
-    else
+      ++c.running;
+    } else {
       w.active = false;  // an empty stream finishes at once
+    }
     update_eligible(ws);
   }
   c.work = std::move(cta);

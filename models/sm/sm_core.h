@@ -80,6 +80,11 @@ class SmCore : public StreamingMultiprocessor {
   void on_request_accepted();
   void finish_line(Payload& t);
   void warp_progress(uint32_t slot);
+  // Barriers (MemKind::Barrier, __syncthreads): a warp that issued one waits until every warp of its CTA
+  // whose stream has not ended has issued its own; then all go on, each after its next instruction's gap.
+  void arrive(uint32_t slot, uint64_t cycle);
+  void stream_ended(uint32_t cta_slot, uint64_t cycle);  // one fewer running warp: a barrier may be complete
+  void release_barrier(uint32_t cta_slot, uint64_t cycle);
   // Pulls the warp's next instruction (has_next, next, next_strided) through the hot scratch pull_.
   void pull_next(WarpSlot& w);
   // The warp's next instruction with every lane's address: next itself, or, for a unit-stride one, the
@@ -90,7 +95,8 @@ class SmCore : public StreamingMultiprocessor {
   // it runs for every request and response.
   void update_eligible(uint32_t slot) {
     const WarpSlot& w = warps_[slot];
-    if (!(w.active && w.has_next && w.in_flight < p_.max_outstanding_per_warp) || blocked_on_loads(w)) {
+    if (!(w.active && w.has_next && !w.at_barrier && w.in_flight < p_.max_outstanding_per_warp) ||
+        blocked_on_loads(w)) {
       issue_.reset_ready(slot);
       waiting_.reset(slot);
     } else if (!issue_.is_ready(slot)) {
@@ -159,7 +165,7 @@ class SmCore : public StreamingMultiprocessor {
   Counter &warp_insts_, &load_insts_, &store_insts_, &line_requests_, &load_line_requests_,
       &store_line_requests_, &load_sectors_, &store_sectors_, &requests_, &responses_, &mem_stall_cycles_,
       &limit_stall_cycles_, &active_cycles_, &ctas_launched_, &ctas_completed_, &max_in_flight_, &wakeups_,
-      &scoreboard_waits_;
+      &scoreboard_waits_, &barriers_, &barrier_wait_cycles_;
   Histogram& load_latency_;
   Probe<uint32_t> in_flight_probe_, ctas_probe_;
 };

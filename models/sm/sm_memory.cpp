@@ -71,6 +71,10 @@ bool SmCore::try_issue(uint64_t cycle) {
 
 void SmCore::issue(uint32_t slot, uint64_t cycle) {
   WarpSlot& w = warps_[slot];
+  if (w.next.kind == MemKind::Barrier) {
+    arrive(slot, cycle);
+    return;
+  }
   const WarpInst& inst = next_inst(w);
   const bool load = inst.kind == MemKind::Load;
   if (!load && inst.kind != MemKind::Store)
@@ -149,8 +153,46 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
   pull_next(w);
   if (w.has_next) ready_cycle_[slot] = cycle + w.next.gap;
   issue_.reset_ready(slot);  // waits for its next gap
+  if (!w.has_next) stream_ended(w.cta_slot, cycle);
   warp_progress(slot);
   update_eligible(slot);
+}
+
+void SmCore::arrive(uint32_t slot, uint64_t cycle) {
+  WarpSlot& w = warps_[slot];
+  ++barriers_;
+  last_issue_cycle_ = cycle;  // the barrier takes its cycle's issue slot
+  pull_next(w);               // what follows the barrier; its gap counts from the release
+  issue_.reset_ready(slot);
+  if (!w.has_next) {  // the barrier ended the stream: the warp exits, the others no longer wait for it
+    stream_ended(w.cta_slot, cycle);
+    warp_progress(slot);
+    update_eligible(slot);
+    return;
+  }
+  w.at_barrier = true;
+  ready_cycle_[slot] = cycle;  // the arrival, until the release sets the next instruction's ready cycle
+  update_eligible(slot);
+  CtaSlot& c = ctas_[w.cta_slot];
+  if (++c.arrived == c.running) release_barrier(w.cta_slot, cycle);
+}
+
+void SmCore::stream_ended(uint32_t cta_slot, uint64_t cycle) {
+  CtaSlot& c = ctas_[cta_slot];
+  --c.running;
+  if (c.arrived > 0 && c.arrived == c.running) release_barrier(cta_slot, cycle);
+}
+
+void SmCore::release_barrier(uint32_t cta_slot, uint64_t cycle) {
+  for (uint32_t s = 0; s < warps_.size(); ++s) {
+    WarpSlot& w = warps_[s];
+    if (!w.active || !w.at_barrier || w.cta_slot != cta_slot) continue;
+    w.at_barrier = false;
+    barrier_wait_cycles_ += cycle - ready_cycle_[s];
+    ready_cycle_[s] = cycle + w.next.gap;
+    update_eligible(s);
+  }
+  ctas_[cta_slot].arrived = 0;
 }
 
 void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq, uint64_t order) {

@@ -32,6 +32,9 @@ struct alignas(64) WarpSlot {
   // The next instruction is unit-stride (every lane active, lane i at addr[0] + i * width): next.addr holds
   // lane 0's address only (SmCore::pull_next), so a waiting warp's instruction is two host cache lines.
   bool next_strided = false;
+  // Its last issued instruction was a barrier the CTA's other running warps have not all reached
+  // (SmCore::arrive): not eligible until they have.
+  bool at_barrier = false;
   RegSet pending;  // registers in-flight loads of the warp are still writing (scoreboard)
   // Line 2: what the next instruction waits for (next.waits_on, copied by pull_next) and the loads the
   // observer has not heard of.
@@ -51,6 +54,8 @@ struct CtaSlot {
   bool active = false;
   std::unique_ptr<CtaWork> work;  // owns the warp streams
   uint32_t warps_left = 0;
+  // Barriers: warps whose stream has not ended, and how many of them wait at the current barrier.
+  uint32_t running = 0, arrived = 0;
   // Resources held while resident.
   uint32_t warps = 0, threads = 0, regs = 0, shmem = 0;
 };

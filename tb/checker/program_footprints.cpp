@@ -23,6 +23,7 @@ class GuardedWarp : public WarpStream {
       : inner_(std::move(inner)), f_(f), program_(program) {}
   bool next(WarpInst& out) override {
     if (!inner_->next(out)) return false;
+    if (out.kind == MemKind::Barrier) return true;  // no memory
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       if (!(out.active_mask >> lane & 1)) continue;
       const uint64_t line = out.addr[lane] / kLineBytes;

@@ -179,6 +179,7 @@ AccelOp classify_accelsim_opcode(std::string_view opcode, uint32_t width) {
   if (m == "LDG") return width_ok ? AccelOp::Load : AccelOp::Unsupported;
   if (m == "STG") return width_ok ? AccelOp::Store : AccelOp::Unsupported;
   if (m == "EXIT") return AccelOp::Exit;
+  if (m == "BAR") return opcode.find(".ARV") == std::string_view::npos ? AccelOp::Barrier : AccelOp::Compute;
   // Shared and local memory never reach the L1 data path modelled here.
   if (one_of(m, {"LDS", "STS", "LDL", "STL", "LDSM", "STSM", "ATOMS"})) return AccelOp::Compute;
   if (one_of(m, {"ATOMG", "ATOM", "RED", "REDG", "LDGSTS", "LD", "ST"}) || is_tma(m))

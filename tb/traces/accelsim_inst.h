@@ -24,6 +24,7 @@ enum class AccelOp : uint8_t {
   Unsupported,  // a global-memory instruction the model cannot replay (atomics, LDGSTS, ...): counted, one
                 // gap
   Exit,         // EXIT
+  Barrier,      // BAR.SYNC (__syncthreads): the warp waits for its CTA's other warps (BAR.ARV is compute)
 };
 
 // Tracer versions this importer reads (-accelsim tracer version): 1 and 2 with thread block and warp ids on

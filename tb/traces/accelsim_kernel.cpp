@@ -49,6 +49,10 @@ bool AccelWarpStream::next(WarpInst& out) {
   out.writes = in.writes;
   out.wait_gap = in.wait_gap;
   const uint64_t* a = cta_->addrs.data() + in.addr_begin;
+  if (in.kind == MemKind::Barrier) {  // no addresses
+    out.addr.fill(0);
+    return true;
+  }
   if (in.strided) {
     expand_stride(out.addr, a[0], a[1]);
     return true;
@@ -193,6 +197,20 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
       ++counts_->compute;
     } else if (op == AccelOp::Compute) {
       ++counts_->compute;
+    }
+    if (op == AccelOp::Barrier) {  // kept in the stream: the SM holds the warp there (counted as compute)
+      ++counts_->compute;
+      AccelCtaTrace::Inst b;
+      b.pc = inst_.pc;
+      b.mask = inst_.mask;
+      b.gap = gap;
+      b.width = 0;
+      b.kind = MemKind::Barrier;
+      b.addr_begin = uint32_t(cta.addrs.size());
+      b.strided = false;
+      cta.insts.push_back(b);
+      gap = 0;
+      continue;
     }
     if (op != AccelOp::Load && op != AccelOp::Store) {
       ++gap;  // one issue cycle; carried to the warp's next memory instruction

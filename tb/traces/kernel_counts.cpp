@@ -33,6 +33,7 @@ struct CountingWorkload::Shared {
   Coalescer coalescer;
 
   void count(const WarpInst& in, MemInstCounters& k) {
+    if (in.kind == MemKind::Barrier) return;  // not a memory instruction
     const auto& lines = coalescer.run(in);
     uint64_t sectors = 0;
     for (const LineRequest& r : lines) sectors += unsigned(__builtin_popcount(r.chunk_mask));

@@ -3,6 +3,7 @@
 // messages.
 #include <gtest/gtest.h>
 
+#include "tb/traces/accelsim_inst.h"
 #include "tests/traces_accelsim/accelsim_test_util.h"
 
 namespace {
@@ -93,4 +94,32 @@ TEST(AccelSimHardening, RawBytesInMessagesAreEscaped) {
   EXPECT_EQ(list_error(k),
             k + "/kernel-1.traceg:2: -grid dim: bad value '(1,1,\\x02)' (expected (x,y,z), each at "
                 "least 1)");
+}
+
+// BAR.SYNC (__syncthreads) stays in the stream as a barrier instruction (the SM holds the warp there), with
+// the compute before it as its gap; BAR.ARV (arrive without waiting) is compute.
+TEST(AccelSimHardening, BarSyncIsABarrierAndBarArvIsCompute) {
+  EXPECT_EQ(gms::classify_accelsim_opcode("BAR.SYNC.DEFER_BLOCKING", 0), gms::AccelOp::Barrier);
+  EXPECT_EQ(gms::classify_accelsim_opcode("BAR.SYNC", 0), gms::AccelOp::Barrier);
+  EXPECT_EQ(gms::classify_accelsim_opcode("BAR.ARV", 0), gms::AccelOp::Compute);
+  const std::string d = gms::test::temp_dir("bar");
+  gms::test::write_text(
+      d + "/kernel-1.traceg",
+      "-kernel name = k\n-grid dim = (1,1,1)\n-block dim = (32,1,1)\n-accelsim tracer version = "
+      "5\n\n#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 5\n"
+      "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x1000 4 0\n"
+      "0020 ffffffff 1 R5 IADD 1 R4 0 0\n"
+      "0030 ffffffff 0 BAR.SYNC.DEFER_BLOCKING 0 0 0\n"
+      "0040 ffffffff 0 STG.E 1 R4 4 1 0x2000 4 0\n"
+      "0050 ffffffff 0 EXIT 0 0 0\n#END_TB\n");
+  gms::test::write_text(d + "/kernelslist.g", "kernel-1.traceg\n");
+  auto w = gms::load_accelsim_workload(d);
+  const auto got = gms::test::drain(*w);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[1].inst.kind, gms::MemKind::Barrier);
+  EXPECT_EQ(got[1].inst.pc, 0x30u);
+  EXPECT_EQ(got[1].inst.gap, 1u);  // the IADD
+  EXPECT_EQ(got[1].inst.active_mask, 0xffffffffu);
+  EXPECT_EQ(got[2].inst.kind, gms::MemKind::Store);
+  EXPECT_EQ(got[2].inst.gap, 0u);
 }
