@@ -3,6 +3,10 @@
 
 namespace gms::kernels {
 
-void register_rodinia_ports(PortRegistry& /*r*/) {}
+void register_rodinia_srad_v2(PortRegistry& r);
+
+void register_rodinia_ports(PortRegistry& r) {
+  register_rodinia_srad_v2(r);
+}
 
 }  // namespace gms::kernels

@@ -1,0 +1,86 @@
+// Rodinia ports (group b): each runs functionally to the benchmark's result on a small input, emits an
+// exactly known stream on a tiny one, and emits the same stream twice.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+
+#include "tests/kernels/port_test_util.h"
+
+namespace gms::kernels {
+namespace {
+
+using test::make_port;
+using test::pull_all;
+
+void expect_deterministic(const std::string& name, const std::string& size) {
+  auto a = make_port(name, size), b = make_port(name, size);
+  const test::StreamSummary sa = pull_all(*a), sb = pull_all(*b);
+  EXPECT_EQ(sa.kernels, sb.kernels);
+  EXPECT_EQ(sa.insts, sb.insts);
+  EXPECT_EQ(sa.hash, sb.hash);
+  EXPECT_EQ(a->check(), "");  // the simulated pull computes the result too
+}
+
+// ---- srad_v2 ----
+
+TEST(RodiniaB, SradV2ComputesTheBenchmarksResult) {
+  auto p = make_port("rodinia/srad_v2", "{rows: 64, cols: 48, iterations: 3}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 6u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, SradV2StreamOnATinyImage) {
+  // 32 x 32: 2 x 2 CTAs of 8 warps (two 16-thread rows each). srad_cuda_1: every warp loads north, south,
+  // west, east and the centre and stores five arrays (10); the first block row adds the clamped north, the
+  // last the clamped south, the first block column the clamped west, the last the clamped east: each CTA
+  // has one of each pair, so 12 per warp. srad_cuda_2: J, south C, east C, C, N, S, W, E, store J (9),
+  // plus the clamped south on the last block row and the clamped east on the last block column.
+  auto p = make_port("rodinia/srad_v2", "{rows: 32, cols: 32}");
+  std::map<std::string, uint64_t> per_kernel;
+  bool first = true;
+  const uint64_t J = 0x7f0000000000;  // J_cuda: the first allocation; the image starts one guard row in
+  pull_all(*p, [&](uint64_t, const std::string& k, const WarpInst& i) {
+    if (i.kind != MemKind::Load && i.kind != MemKind::Store) return;
+    ++per_kernel[k];
+    if (first) {  // CTA (0, 0), warp 0: the north halo, row -1 (index_n does not depend on ty)
+      first = false;
+      EXPECT_EQ(i.pc, 0x10u);
+      EXPECT_EQ(i.active_mask, 0xffffffffu);
+      EXPECT_EQ(i.addr[0], J + 4 * (32 - 32));
+      EXPECT_EQ(i.addr[16], J);
+      EXPECT_EQ(i.addr[5], J + 4 * 5);
+    }
+  });
+  EXPECT_EQ(per_kernel["srad_cuda_1"], 4u * 8 * 12);
+  EXPECT_EQ(per_kernel["srad_cuda_2"], 4u * 8 * 9 + 2 * 8 + 2 * 8);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, SradV2IsDeterministic) {
+  expect_deterministic("rodinia/srad_v2", "{rows: 64, cols: 64}");
+}
+
+}  // namespace
+}  // namespace gms::kernels
+
+namespace gms::kernels {
+namespace {
+
+// The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
+TEST(RodiniaB, DISABLED_DefaultInputCounts) {
+  for (const char* name : {"rodinia/srad_v2"}) {
+    auto p = make_port(name);
+    uint64_t mem = 0;
+    const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
+      mem += i.kind == MemKind::Load || i.kind == MemKind::Store;
+    });
+    std::printf("%s: %llu kernels, %llu warp instructions (%llu loads/stores), check '%s'\n", name,
+                (unsigned long long)s.kernels, (unsigned long long)s.insts, (unsigned long long)mem,
+                p->check().c_str());
+  }
+}
+
+}  // namespace
+}  // namespace gms::kernels
