@@ -62,6 +62,50 @@ TEST(RodiniaB, SradV2IsDeterministic) {
   expect_deterministic("rodinia/srad_v2", "{rows: 64, cols: 64}");
 }
 
+// ---- gaussian ----
+
+TEST(RodiniaB, GaussianComputesTheBenchmarksResult) {
+  auto p = make_port("rodinia/gaussian", "{n: 37}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 2u * 36);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, GaussianStreamOnATinySystem) {
+  // n = 8: per pivot t, Fan1's first warp loads the pivot and a[i][t] and stores m[i][t] for the 7 - t rows
+  // below; Fan2's 2 x 2 CTAs (one 16-thread warp each) with a thread in range (x < 7 - t, y < 8 - t) make 4
+  // instructions, those of the first block column (y = 0 in their threads) 4 more for b.
+  auto p = make_port("rodinia/gaussian", "{n: 8}");
+  uint64_t want = 0;
+  for (int t = 0; t < 7; ++t) {
+    want += 3;
+    for (int bx = 0; bx < 2; ++bx)
+      for (int by = 0; by < 2; ++by)
+        if (4 * bx < 7 - t && 4 * by < 8 - t) want += by == 0 ? 8 : 4;
+  }
+  const uint64_t m = 0x7f0000000000, a = m + 256;
+  uint64_t n = 0, fan2_a = 0;
+  const test::StreamSummary s = pull_all(*p, [&](uint64_t k, const std::string& name, const WarpInst& i) {
+    if (n++ == 0) {  // Fan1, t = 0: the pivot a[0][0] for rows 1..7
+      EXPECT_EQ(name, "Fan1");
+      EXPECT_EQ(i.active_mask, 0x7fu);
+      EXPECT_EQ(i.addr[6], a);
+    }
+    if (k == 1 && i.pc == 0x60 && fan2_a++ == 0) {  // Fan2 t = 0, CTA (0, 0): thread (0, 0) updates a[1][0]
+      EXPECT_EQ(i.active_mask, 0xffffu);
+      EXPECT_EQ(i.addr[0], a + 4 * 8);
+      EXPECT_EQ(i.addr[5], a + 4 * (2 * 8 + 1));  // thread (1, 1): a[2][1]
+    }
+  });
+  EXPECT_EQ(s.kernels, 14u);
+  EXPECT_EQ(s.insts, want);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, GaussianIsDeterministic) {
+  expect_deterministic("rodinia/gaussian", "{n: 40}");
+}
+
 }  // namespace
 }  // namespace gms::kernels
 
@@ -70,7 +114,7 @@ namespace {
 
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaB, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/srad_v2"}) {
+  for (const char* name : {"rodinia/srad_v2", "rodinia/gaussian"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
