@@ -106,6 +106,43 @@ TEST(RodiniaB, GaussianIsDeterministic) {
   expect_deterministic("rodinia/gaussian", "{n: 40}");
 }
 
+// ---- backprop ----
+
+TEST(RodiniaB, BackpropComputesTheBenchmarksResult) {
+  auto p = make_port("rodinia/backprop", "{in: 1024}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 2u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, BackpropStreamOnATinyNet) {
+  // in = 16: one 16 x 16 block, 8 warps of two rows. Forward: the input unit (threads tx = 0: lanes 0 and
+  // 16), the weight, the reduced weight, the partial sum (tx = 0): 4 per warp. Adjust: delta, ly, oldw, w,
+  // store w, delta, ly, oldw, store oldw (9 per warp), and the bias row by the threads ty = 0 (warp 0, lanes
+  // 0..15): delta, oldw, w, store w, delta, oldw, store oldw.
+  auto p = make_port("rodinia/backprop", "{in: 16}");
+  std::map<std::string, uint64_t> per_kernel;
+  bool first = true;
+  const uint64_t input = 0x7f0000000000;
+  pull_all(*p, [&](uint64_t, const std::string& k, const WarpInst& i) {
+    if (i.kind != MemKind::Load && i.kind != MemKind::Store) return;
+    ++per_kernel[k];
+    if (first) {
+      first = false;
+      EXPECT_EQ(i.active_mask, 0x10001u);
+      EXPECT_EQ(i.addr[0], input + 4);
+      EXPECT_EQ(i.addr[16], input + 8);
+    }
+  });
+  EXPECT_EQ(per_kernel["bpnn_layerforward_CUDA"], 8u * 4);
+  EXPECT_EQ(per_kernel["bpnn_adjust_weights_cuda"], 8u * 9 + 7);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, BackpropIsDeterministic) {
+  expect_deterministic("rodinia/backprop", "{in: 512}");
+}
+
 }  // namespace
 }  // namespace gms::kernels
 
@@ -114,7 +151,7 @@ namespace {
 
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaB, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/srad_v2", "rodinia/gaussian"}) {
+  for (const char* name : {"rodinia/srad_v2", "rodinia/gaussian", "rodinia/backprop"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
