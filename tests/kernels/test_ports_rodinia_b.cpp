@@ -143,6 +143,43 @@ TEST(RodiniaB, BackpropIsDeterministic) {
   expect_deterministic("rodinia/backprop", "{in: 512}");
 }
 
+// ---- b+tree ----
+
+TEST(RodiniaB, BTreeComputesTheBenchmarksResult) {
+  auto p = make_port("rodinia/b+tree", "{keys: 20000, k_count: 300, j_count: 200, j_range: 500}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 2u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, BTreeStreamOnATinyTree) {
+  // 300 keys: a root with one key over two leaves (height 1); one findK search, 8 warps. The level: every
+  // warp loads currKnode, its key slots and the key (24); only threads 0-1 can have slot <= key (warp 0:
+  // the next slot), one of them brackets it (offset, child index, store); thread 0 moves the node (load,
+  // store). Then every warp loads currKnode, its slots and the key (24), and the matching thread's warp
+  // loads the record index and the record and stores the answer (3).
+  auto p = make_port("rodinia/b+tree", "{keys: 300, k_count: 1, j_count: 0}");
+  uint64_t mem = 0;
+  bool first = true;
+  pull_all(*p, [&](uint64_t, const std::string& k, const WarpInst& i) {
+    EXPECT_EQ(k, "findK");
+    if (i.kind != MemKind::Load && i.kind != MemKind::Store) return;
+    ++mem;
+    if (first) {  // currKnodeD[0], 8 bytes, every lane
+      first = false;
+      EXPECT_EQ(i.width, 8u);
+      EXPECT_EQ(i.active_mask, 0xffffffffu);
+      EXPECT_EQ(i.addr[31], i.addr[0]);
+    }
+  });
+  EXPECT_EQ(mem, 28u + 2 + 27);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaB, BTreeIsDeterministic) {
+  expect_deterministic("rodinia/b+tree", "{keys: 3000, k_count: 50, j_count: 40, j_range: 100}");
+}
+
 }  // namespace
 }  // namespace gms::kernels
 
@@ -151,7 +188,7 @@ namespace {
 
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaB, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/srad_v2", "rodinia/gaussian", "rodinia/backprop"}) {
+  for (const char* name : {"rodinia/srad_v2", "rodinia/gaussian", "rodinia/backprop", "rodinia/b+tree"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
