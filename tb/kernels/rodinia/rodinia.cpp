@@ -3,6 +3,16 @@
 
 namespace gms::kernels {
 
-void register_rodinia_ports(PortRegistry& /*r*/) {}
+void register_rodinia_backprop(PortRegistry& r);
+void register_rodinia_btree(PortRegistry& r);
+void register_rodinia_gaussian(PortRegistry& r);
+void register_rodinia_srad_v2(PortRegistry& r);
+
+void register_rodinia_ports(PortRegistry& r) {
+  register_rodinia_backprop(r);
+  register_rodinia_btree(r);
+  register_rodinia_gaussian(r);
+  register_rodinia_srad_v2(r);
+}
 
 }  // namespace gms::kernels
