@@ -4,6 +4,7 @@
 
 #include "models/common/bounded_input.h"
 #include "models/common/config.h"
+#include "tb/kernels/port_loader.h"
 #include "tb/traces/accelsim_workload.h"
 #include "tb/traces/native_format.h"
 #include "tb/traces/native_workload.h"
@@ -36,7 +37,14 @@ bool looks_like_workload_yaml(std::string_view buf) {
 [[noreturn]] void unknown(const std::string& path) {
   throw ConfigError(path +
                     ": not a workload: expected a YAML document with top key 'workload:', a native trace "
-                    "('gmstrace 1' text or binary), or an Accel-Sim kernelslist.g (or its folder)");
+                    "('gmstrace 1' text or binary), an Accel-Sim kernelslist.g (or its folder), or a kernel "
+                    "port's name (gpumemsys kernels)");
+}
+
+// A kernel port's name (with sizes after ':') that is not also an existing file or folder.
+bool is_port_name(const std::string& path) {
+  std::error_code ec;
+  return !std::filesystem::exists(path, ec) && kernels::is_port_reference(path);
 }
 
 }  // namespace
@@ -51,19 +59,25 @@ const char* to_string(WorkloadKind k) {
       return "native-binary";
     case WorkloadKind::AccelSim:
       return "accelsim";
+    case WorkloadKind::Port:
+      return "port";
   }
   return "?";
 }
 
 std::unique_ptr<InputFile> open_workload_input(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return nullptr;
+  if (std::filesystem::is_directory(path, ec) || is_port_name(path)) return nullptr;
+  if (!std::filesystem::exists(path, ec) && path.find('/') != std::string::npos &&
+      path.find('/') == path.rfind('/') && path.find('.') == std::string::npos)  // looks like suite/name
+    throw ConfigError(path + ": no such file, and no kernel port of that name (gpumemsys kernels lists them)");
   auto in = std::make_unique<InputFile>(path);
   in->peek(kSniffBytes);
   return in;
 }
 
 WorkloadKind detect_workload_kind(const std::string& path, InputFile* in) {
+  if (!in && is_port_name(path)) return WorkloadKind::Port;
   if (!in) {
     if (looks_like_accelsim(path)) return WorkloadKind::AccelSim;
     throw ConfigError(path + ": a folder without kernelslist.g is not a workload");
@@ -93,12 +107,14 @@ WorkloadKind detect_workload_kind(const std::string& path) {
 }
 
 std::unique_ptr<Workload> load_any_workload(const std::string& path, std::unique_ptr<InputFile> in) {
+  if (!in && is_port_name(path)) return kernels::load_port_reference(path);
   switch (detect_workload_kind(path, in.get())) {
     case WorkloadKind::NativeText:
     case WorkloadKind::NativeBinary:
       return std::make_unique<NativeTraceWorkload>(std::move(in));
     case WorkloadKind::AccelSim:
       return load_accelsim_workload(path);
+    case WorkloadKind::Port:  // handled above
     case WorkloadKind::Yaml:
       break;
   }

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "models/common/text_excerpt.h"
+#include "tb/kernels/port_loader.h"
 
 namespace gms {
 
@@ -80,6 +81,11 @@ std::unique_ptr<SyntheticWorkload> load_synthetic_workload(const ConfigNode& roo
 }
 
 std::unique_ptr<Workload> load_workload(const ConfigNode& root) {
+  const ConfigNode w = root.child("workload");
+  if (w.valid() && w.is_map() && w.has("port")) {  // a kernel port (tb/kernels/port_loader.h)
+    root.finish();
+    return kernels::load_port_workload(w);
+  }
   return load_synthetic_workload(root);
 }
 
