@@ -3,6 +3,10 @@
 
 namespace gms::kernels {
 
-void register_rodinia_ports(PortRegistry& /*r*/) {}
+void register_rodinia_bfs(PortRegistry& r);
+
+void register_rodinia_ports(PortRegistry& r) {
+  register_rodinia_bfs(r);
+}
 
 }  // namespace gms::kernels

@@ -1,0 +1,75 @@
+// Rodinia ports (group a: bfs, kmeans, hotspot, pathfinder, nw, lud): on small inputs each computes the
+// benchmark's result (checked against a sequential reference), emits a stream with hand-computed properties,
+// and emits the same stream twice.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "tests/kernels/port_test_util.h"
+
+namespace gms::kernels {
+namespace {
+
+using test::make_port;
+using test::pull_all;
+
+void expect_checks(const std::string& name, const std::string& size) {
+  auto p = make_port(name, size);
+  ASSERT_NE(p, nullptr) << name;
+  p->run_functionally();
+  EXPECT_EQ(p->check(), "") << name;
+}
+
+void expect_deterministic(const std::string& name, const std::string& size) {
+  auto a = make_port(name, size), b = make_port(name, size);
+  const auto sa = pull_all(*a), sb = pull_all(*b);
+  EXPECT_GT(sa.insts, 0u);
+  EXPECT_EQ(sa.insts, sb.insts);
+  EXPECT_EQ(sa.hash, sb.hash);
+  EXPECT_EQ(sa.kernels.size(), sb.kernels.size());
+  EXPECT_EQ(a->check(), "") << name;  // pulled streams compute the result too
+}
+
+// ---- bfs
+
+TEST(RodiniaA, BfsChecks) {
+  expect_checks("rodinia/bfs", "{nodes: 3000}");
+}
+TEST(RodiniaA, BfsIsDeterministic) {
+  expect_deterministic("rodinia/bfs", "{nodes: 3000}");
+}
+
+TEST(RodiniaA, BfsStream) {
+  // 1,100 nodes: 3 CTAs of 512 threads (the last one 76 nodes), launched Kernel, Kernel2 per level.
+  auto p = make_port("rodinia/bfs", "{nodes: 1100}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_GE(s.kernels.size(), 4u);
+  EXPECT_EQ(s.kernels.size() % 2, 0u);
+  for (size_t k = 0; k < s.kernels.size(); ++k) {
+    EXPECT_EQ(s.kernels[k].name, k % 2 ? "Kernel2" : "Kernel");
+    EXPECT_EQ(s.kernels[k].ctas, 3u);
+    EXPECT_EQ(s.kernels[k].threads_per_cta, 512u);
+  }
+  // The last level marks nothing: Kernel2 loads each in-range warp's flags once (1,100 nodes: 35 warps).
+  EXPECT_EQ(s.kernels.back().insts, 35u);
+  // The first instruction: warp 0 loads graph_mask[0..31] (bytes, placed third after nodes and edges).
+  EXPECT_EQ(s.first.kind, MemKind::Load);
+  EXPECT_EQ(s.first.pc, 0x10u);
+  EXPECT_EQ(s.first.active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first.width, 1u);
+  EXPECT_EQ(s.first.addr[5] - s.first.addr[0], 5u);
+}
+
+// Warp instructions of the default inputs (for the record; minutes): --gtest_also_run_disabled_tests.
+TEST(RodiniaA, DISABLED_DefaultInputs) {
+  for (const char* name : {"rodinia/bfs"}) {
+    auto p = make_port(name);
+    const auto s = pull_all(*p);
+    std::printf("%s: %zu kernels, %llu warp instructions, check '%s'\n", name, s.kernels.size(),
+                (unsigned long long)s.insts, p->check().c_str());
+  }
+}
+
+}  // namespace
+}  // namespace gms::kernels
