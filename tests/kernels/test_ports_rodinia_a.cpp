@@ -61,9 +61,38 @@ TEST(RodiniaA, BfsStream) {
   EXPECT_EQ(s.first.addr[5] - s.first.addr[0], 5u);
 }
 
+// ---- kmeans
+
+TEST(RodiniaA, KmeansChecks) {
+  expect_checks("rodinia/kmeans", "{points: 2000, features: 6}");
+}
+TEST(RodiniaA, KmeansIsDeterministic) {
+  expect_deterministic("rodinia/kmeans", "{points: 2000, features: 6}");
+}
+
+TEST(RodiniaA, KmeansStream) {
+  // 300 points: 2 blocks of 256, squared up to a 2 x 2 grid; 10 warps hold points (the last one 12).
+  auto p = make_port("rodinia/kmeans", "{points: 300, features: 4, clusters: 3}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_GE(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].name, "invert_mapping");
+  EXPECT_EQ(s.kernels[0].ctas, 4u);
+  EXPECT_EQ(s.kernels[0].insts, 10u * 4 * 2);  // a load and a store per feature
+  for (size_t k = 1; k < s.kernels.size(); ++k) {
+    EXPECT_EQ(s.kernels[k].name, "kmeansPoint");
+    EXPECT_EQ(s.kernels[k].ctas, 4u);
+    EXPECT_EQ(s.kernels[k].insts, 10u * (3 * 4 + 1));  // clusters x features loads, the membership store
+  }
+  // The first instruction: warp 0 loads feature 0 of points 0..31, 4 features (16 B) apart.
+  EXPECT_EQ(s.first.pc, 0x10u);
+  EXPECT_EQ(s.first.active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first.addr[1] - s.first.addr[0], 16u);
+}
+
 // Warp instructions of the default inputs (for the record; minutes): --gtest_also_run_disabled_tests.
 TEST(RodiniaA, DISABLED_DefaultInputs) {
-  for (const char* name : {"rodinia/bfs"}) {
+  for (const char* name : {"rodinia/bfs", "rodinia/kmeans"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %zu kernels, %llu warp instructions, check '%s'\n", name, s.kernels.size(),

@@ -4,9 +4,11 @@
 namespace gms::kernels {
 
 void register_rodinia_bfs(PortRegistry& r);
+void register_rodinia_kmeans(PortRegistry& r);
 
 void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_bfs(r);
+  register_rodinia_kmeans(r);
 }
 
 }  // namespace gms::kernels
