@@ -90,9 +90,33 @@ TEST(RodiniaA, KmeansStream) {
   EXPECT_EQ(s.first.addr[1] - s.first.addr[0], 16u);
 }
 
+// ---- hotspot
+
+TEST(RodiniaA, HotspotChecks) {
+  expect_checks("rodinia/hotspot", "{grid: 100, pyramid_height: 3, sim_time: 9}");
+}
+TEST(RodiniaA, HotspotIsDeterministic) {
+  expect_deterministic("rodinia/hotspot", "{grid: 64, pyramid_height: 2, sim_time: 4}");
+}
+
+TEST(RodiniaA, HotspotStream) {
+  // 32 x 32, height 2: 12 x 12 outputs per 16 x 16 tile, 3 x 3 CTAs of 8 warps (two tile rows each).
+  // Loads (temperature, power) by warps with a row in the grid: 7 + 8 + 5 per CTA column; stores by warps
+  // with a cell computed in the last step (rows 2..13, inside the grid): 6 + 6 + 4; four barriers each (after
+  // the loads, after each step, between the steps).
+  auto p = make_port("rodinia/hotspot", "{grid: 32, pyramid_height: 2, sim_time: 2}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels.size(), 1u);
+  EXPECT_EQ(s.kernels[0].ctas, 9u);
+  EXPECT_EQ(s.kernels[0].threads_per_cta, 256u);
+  EXPECT_EQ(s.kernels[0].insts, 3u * 20 * 2 + 3u * 16 + 9u * 8 * 4);
+  EXPECT_EQ(s.first.kind, MemKind::Barrier);  // CTA 0's first warp holds rows -2 and -1: no load
+}
+
 // Warp instructions of the default inputs (for the record; minutes): --gtest_also_run_disabled_tests.
 TEST(RodiniaA, DISABLED_DefaultInputs) {
-  for (const char* name : {"rodinia/bfs", "rodinia/kmeans"}) {
+  for (const char* name : {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %zu kernels, %llu warp instructions, check '%s'\n", name, s.kernels.size(),

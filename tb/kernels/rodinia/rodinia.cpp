@@ -5,10 +5,12 @@ namespace gms::kernels {
 
 void register_rodinia_bfs(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
+void register_rodinia_hotspot(PortRegistry& r);
 
 void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_bfs(r);
   register_rodinia_kmeans(r);
+  register_rodinia_hotspot(r);
 }
 
 }  // namespace gms::kernels
