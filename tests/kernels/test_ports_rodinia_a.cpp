@@ -115,9 +115,36 @@ TEST(RodiniaA, HotspotStream) {
   EXPECT_EQ(s.first.kind, MemKind::Barrier);  // CTA 0's first warp holds rows -2 and -1: no load
 }
 
+// ---- pathfinder
+
+TEST(RodiniaA, PathfinderChecks) {
+  expect_checks("rodinia/pathfinder", "{cols: 1000, rows: 30, pyramid_height: 4}");  // a shorter last launch
+}
+TEST(RodiniaA, PathfinderIsDeterministic) {
+  expect_deterministic("rodinia/pathfinder", "{cols: 1000, rows: 30, pyramid_height: 4}");
+}
+
+TEST(RodiniaA, PathfinderStream) {
+  // 300 columns, 5 rows, height 2: two launches of 2 CTAs (252 output columns each). CTA 0's 8 warps and
+  // CTA 1's first 2 (columns 250..299) load the previous row, load both rows' costs and store; every warp
+  // passes 4 barriers (after the load, after each row, between the rows).
+  auto p = make_port("rodinia/pathfinder", "{cols: 300, rows: 5, pyramid_height: 2}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels.size(), 2u);
+  for (const auto& k : s.kernels) {
+    EXPECT_EQ(k.ctas, 2u);
+    EXPECT_EQ(k.insts, 10u + 10u * 2 + 10u + 16u * 4);
+  }
+  // The first: CTA 0, warp 0 loads gpuResult0 (the first allocation) from column 0 in lane 2 on.
+  EXPECT_EQ(s.first.pc, 0x10u);
+  EXPECT_EQ(s.first.active_mask, 0xfffffffcu);
+  EXPECT_EQ(s.first.addr[2], DeviceMemory::kDefaultBase);
+}
+
 // Warp instructions of the default inputs (for the record; minutes): --gtest_also_run_disabled_tests.
 TEST(RodiniaA, DISABLED_DefaultInputs) {
-  for (const char* name : {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot"}) {
+  for (const char* name : {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot", "rodinia/pathfinder"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %zu kernels, %llu warp instructions, check '%s'\n", name, s.kernels.size(),
