@@ -142,9 +142,41 @@ TEST(RodiniaA, PathfinderStream) {
   EXPECT_EQ(s.first.addr[2], DeviceMemory::kDefaultBase);
 }
 
+// ---- nw
+
+TEST(RodiniaA, NwChecks) {
+  expect_checks("rodinia/nw", "{dim: 128}");
+}
+TEST(RodiniaA, NwIsDeterministic) {
+  expect_deterministic("rodinia/nw", "{dim: 96}");
+}
+
+TEST(RodiniaA, NwStream) {
+  // 64 x 64: 4 tiles a side; launches 1..4 of needle_cuda_shared_1, then 3..1 of _2, one 16-thread warp
+  // per CTA. A CTA: 16 reference rows, the corner, west column, north row, 16 stored rows (34 accesses) and
+  // 3 + 16 + 15 barriers.
+  auto p = make_port("rodinia/nw", "{dim: 64}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels.size(), 7u);
+  const uint32_t ctas[7] = {1, 2, 3, 4, 3, 2, 1};
+  for (size_t k = 0; k < 7; ++k) {
+    EXPECT_EQ(s.kernels[k].name, k < 4 ? "needle_cuda_shared_1" : "needle_cuda_shared_2");
+    EXPECT_EQ(s.kernels[k].ctas, ctas[k]);
+    EXPECT_EQ(s.kernels[k].threads_per_cta, 16u);
+    EXPECT_EQ(s.kernels[k].insts, ctas[k] * (35u + 34u));
+  }
+  // The first: tile (0, 0)'s corner, matrix[0][0] (matrix_cuda is the second array, 65 x 65 ints after the
+  // reference's), by thread 0 only.
+  EXPECT_EQ(s.first.pc, 0x10u);
+  EXPECT_EQ(s.first.active_mask, 1u);
+  EXPECT_EQ(s.first.addr[0], DeviceMemory::kDefaultBase + (65u * 65 * 4 + 255) / 256 * 256);
+}
+
 // Warp instructions of the default inputs (for the record; minutes): --gtest_also_run_disabled_tests.
 TEST(RodiniaA, DISABLED_DefaultInputs) {
-  for (const char* name : {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot", "rodinia/pathfinder"}) {
+  for (const char* name :
+       {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot", "rodinia/pathfinder", "rodinia/nw"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %zu kernels, %llu warp instructions, check '%s'\n", name, s.kernels.size(),

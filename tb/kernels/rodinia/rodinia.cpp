@@ -7,12 +7,14 @@ void register_rodinia_bfs(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_pathfinder(PortRegistry& r);
+void register_rodinia_nw(PortRegistry& r);
 
 void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_bfs(r);
   register_rodinia_kmeans(r);
   register_rodinia_hotspot(r);
   register_rodinia_pathfinder(r);
+  register_rodinia_nw(r);
 }
 
 }  // namespace gms::kernels
