@@ -173,10 +173,41 @@ TEST(RodiniaA, NwStream) {
   EXPECT_EQ(s.first.addr[0], DeviceMemory::kDefaultBase + (65u * 65 * 4 + 255) / 256 * 256);
 }
 
+// ---- lud
+
+TEST(RodiniaA, LudChecks) {
+  expect_checks("rodinia/lud", "{dim: 128}");
+}
+TEST(RodiniaA, LudIsDeterministic) {
+  expect_deterministic("rodinia/lud", "{dim: 64}");
+}
+
+TEST(RodiniaA, LudStream) {
+  // 32 x 32: one tile step (diagonal, perimeter, internal: one CTA each), then the last diagonal tile.
+  // lud_diagonal: 16 loads, 1 + 15 x 2 barriers, 15 stores (row 0 is not written back). lud_perimeter (one
+  // warp, both halves): 8 + 16 loads per half, 2 barriers, 15 + 16 stores. lud_internal: 8 warps of 2
+  // loads, a barrier, a load and a store.
+  auto p = make_port("rodinia/lud", "{dim: 32}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels.size(), 4u);
+  EXPECT_EQ(s.kernels[0].name, "lud_diagonal");
+  EXPECT_EQ(s.kernels[1].name, "lud_perimeter");
+  EXPECT_EQ(s.kernels[2].name, "lud_internal");
+  EXPECT_EQ(s.kernels[3].name, "lud_diagonal");
+  EXPECT_EQ(s.kernels[0].insts, 16u + 31 + 15);
+  EXPECT_EQ(s.kernels[1].insts, 2u * 24 + 2 + 31);
+  EXPECT_EQ(s.kernels[2].insts, 8u * 5);
+  EXPECT_EQ(s.kernels[3].insts, 16u + 31 + 15);
+  // The first: the diagonal tile's row 0 by 16 threads.
+  EXPECT_EQ(s.first.active_mask, 0xffffu);
+  EXPECT_EQ(s.first.addr[15], DeviceMemory::kDefaultBase + 15 * 4);
+}
+
 // Warp instructions of the default inputs (for the record; minutes): --gtest_also_run_disabled_tests.
 TEST(RodiniaA, DISABLED_DefaultInputs) {
-  for (const char* name :
-       {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot", "rodinia/pathfinder", "rodinia/nw"}) {
+  for (const char* name : {"rodinia/bfs", "rodinia/kmeans", "rodinia/hotspot", "rodinia/pathfinder",
+                           "rodinia/nw", "rodinia/lud"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %zu kernels, %llu warp instructions, check '%s'\n", name, s.kernels.size(),

@@ -8,6 +8,7 @@ void register_rodinia_kmeans(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_pathfinder(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
+void register_rodinia_lud(PortRegistry& r);
 
 void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_bfs(r);
@@ -15,6 +16,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_hotspot(r);
   register_rodinia_pathfinder(r);
   register_rodinia_nw(r);
+  register_rodinia_lud(r);
 }
 
 }  // namespace gms::kernels
