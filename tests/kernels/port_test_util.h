@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "models/common/config.h"
 #include "tb/kernels/port_registry.h"
@@ -20,6 +22,21 @@ inline std::unique_ptr<PortWorkload> make_port(const std::string& name, const st
   return std::make_unique<PortWorkload>(name, info->make(s));
 }
 
+// FNV-1a, byte by byte.
+inline void mix(uint64_t& h, uint64_t v) {
+  for (int i = 0; i < 8; ++i) {
+    h ^= (v >> (8 * i)) & 0xff;
+    h *= 1099511628211ull;
+  }
+}
+inline void mix(uint64_t& h, const WarpInst& i) {
+  mix(h, uint64_t(i.kind));
+  mix(h, i.pc);
+  mix(h, i.active_mask);
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (i.active_mask >> l & 1) mix(h, i.addr[l]);
+}
+
 struct StreamSummary {
   uint64_t kernels = 0, insts = 0, hash = 1469598103934665603ull;
 };
@@ -28,20 +45,47 @@ struct StreamSummary {
 inline StreamSummary pull_all(
     Workload& wl, const std::function<void(uint64_t, const std::string&, const WarpInst&)>& each = {}) {
   StreamSummary s;
-  auto mix = [&](uint64_t v) { s.hash = (s.hash ^ v) * 1099511628211ull; };
   for (std::unique_ptr<KernelSource> k; (k = wl.next_kernel());) {
     for (std::unique_ptr<CtaWork> cta; (cta = k->next_cta());)
       for (auto& warp : cta->warps)
         for (WarpInst i; warp->next(i);) {
           if (each) each(s.kernels, k->info().name, i);
           ++s.insts;
-          mix(uint64_t(i.kind));
-          mix(i.pc);
-          mix(i.active_mask);
-          for (unsigned l = 0; l < kWarpSize; ++l)
-            if (i.active_mask >> l & 1) mix(i.addr[l]);
+          mix(s.hash, i);
         }
     ++s.kernels;
+  }
+  return s;
+}
+
+struct KernelStats {
+  std::string name;
+  uint32_t ctas = 0, threads_per_cta = 0;
+  uint64_t insts = 0;  // warp instructions (barriers included)
+};
+
+struct StreamStats {
+  std::vector<KernelStats> kernels;
+  uint64_t insts = 0;
+  uint64_t hash = 1469598103934665603ull;  // over kind, pc, mask and active lanes' addresses
+  WarpInst first;                          // the first instruction of the first kernel's first warp
+};
+
+// pull_all with per-kernel counts and the first instruction kept.
+inline StreamStats pull_stats(Workload& wl) {
+  StreamStats s;
+  bool have_first = false;
+  while (auto k = wl.next_kernel()) {
+    KernelStats ks{k->info().name, k->info().num_ctas, k->info().threads_per_cta, 0};
+    while (auto cta = k->next_cta())
+      for (auto& warp : cta->warps)
+        for (WarpInst i; warp->next(i);) {
+          if (!have_first) s.first = i, have_first = true;
+          mix(s.hash, i);
+          ++ks.insts;
+        }
+    s.insts += ks.insts;
+    s.kernels.push_back(std::move(ks));
   }
   return s;
 }
