@@ -17,10 +17,13 @@ const char* cli_usage() {
          "  gpumemsys rd -c CONFIG -w WORKLOAD [-o OUTDIR] [--rd KEY=VALUE]... [--png] [--sweep] "
          "[--compare-sim]\n"
          "                                 analytical reuse-distance model of the L1 (gpumemsys rd --help)\n"
+         "  gpumemsys kernels [--count] [NAME...]\n"
+         "                                 the kernel ports (benchmarks' kernels), usable as -w NAME\n"
          "options:\n"
          "  -c, --config FILE     system configuration (YAML, see configs/)\n"
          "  -w, --workload PATH   workload: YAML file, native trace (.gmstrace[.bin]) or Accel-Sim\n"
-         "                        kernelslist.g (or its folder), recognised by content\n"
+         "                        kernelslist.g (or its folder), recognised by content, or a kernel\n"
+         "                        port's name with optional sizes (rodinia/bfs:nodes=4096)\n"
          "  -o, --out DIR         output directory for stats.json and stats.csv (default: out)\n"
          "  --set KEY=VALUE       override a configuration key, e.g. --set l1.ways=8 (repeatable)\n"
          "  --vcd FILE            write a VCD waveform of the traced blocks to FILE (exactly this name)\n"
@@ -79,6 +82,10 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     o.command = "rd";
     return o;
   }
+  if (first == "kernels") {  // gpumemsys kernels: parsed by tb/cli/kernels_cmd.cpp
+    o.command = "kernels";
+    return o;
+  }
   if (first == "trace") {
     if (argc < 3 || std::string(argv[2]) != "record")
       throw ConfigError("command line: 'trace' needs a subcommand: trace record");
@@ -86,7 +93,7 @@ CliOptions parse_cli(int argc, const char* const* argv) {
     ++i;
   } else if (first != "run") {
     throw ConfigError("command line: unknown command " + quote_excerpt(first) +
-                      " (expected 'run' or 'trace record')");
+                      " (expected 'run', 'trace record', 'rd' or 'kernels')");
   }
   ++i;
   RepeatGuard once;

@@ -17,6 +17,7 @@
 #include "tb/checker/golden_memory.h"
 #include "tb/cli/cli_options.h"
 #include "tb/cli/huge_page_heap.h"
+#include "tb/cli/kernels_cmd.h"
 #include "tb/cli/output_paths.h"
 #include "tb/cli/rd_cmd.h"
 #include "tb/cli/trace_record_cmd.h"
@@ -153,6 +154,7 @@ int sc_main(int argc, char** argv) {
     }
     if (o.command == "record") return gms::run_trace_record(o);
     if (o.command == "rd") return gms::run_rd_command(argc, argv);
+    if (o.command == "kernels") return gms::run_kernels_command(argc, argv);
     return run(o);
   } catch (const gms::ConfigError& e) {
     std::cerr << "gpumemsys: error: " << e.what() << "\n";

@@ -1,5 +1,6 @@
 #include "tb/kernels/inst_buffer.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace gms::kernels {
@@ -34,10 +35,9 @@ bool strided(const WarpInst& w, uint64_t& first, uint64_t& stride) {
 }  // namespace
 
 template <class T>
-void InstBuffer::put(const T& x) {
-  const size_t at = buf_.size();
-  buf_.resize(at + sizeof(T));
-  std::memcpy(buf_.data() + at, &x, sizeof(T));
+void InstBuffer::put(const T& x) {  // push() made room for the whole instruction
+  std::memcpy(buf_.data() + size_, &x, sizeof(T));
+  size_ += sizeof(T);
 }
 
 template <class T>
@@ -49,6 +49,7 @@ T InstBuffer::get() {
 }
 
 void InstBuffer::push(const WarpInst& w) {
+  if (buf_.size() < size_ + kMaxInstBytes) buf_.resize(std::max(2 * buf_.size(), size_ + kMaxInstBytes));
   uint64_t first = 0, stride = 0;
   const bool has_addr = w.kind != MemKind::Barrier;
   const bool is_strided = has_addr && strided(w, first, stride);
@@ -79,8 +80,7 @@ void InstBuffer::push(const WarpInst& w) {
 
 bool InstBuffer::pop(WarpInst& w) {
   if (!count_) {
-    buf_.clear();
-    read_ = 0;
+    size_ = read_ = 0;
     return false;
   }
   w.kind = MemKind(get<uint8_t>());
@@ -108,10 +108,7 @@ bool InstBuffer::pop(WarpInst& w) {
   } else {
     for (uint32_t b = w.active_mask; b; b &= b - 1) w.addr[unsigned(__builtin_ctz(b))] = get<uint64_t>();
   }
-  if (--count_ == 0) {
-    buf_.clear();
-    read_ = 0;
-  }
+  if (--count_ == 0) size_ = read_ = 0;
   return true;
 }
 

@@ -15,7 +15,10 @@ class InstBuffer {
   // The oldest instruction not yet popped; false when none is left (the buffer is then emptied).
   bool pop(WarpInst& out);
   size_t count() const { return count_; }
-  size_t bytes() const { return buf_.size() - read_; }
+  size_t bytes() const { return size_ - read_; }
+
+  // The most bytes one instruction takes: header, registers, 32 addresses.
+  static constexpr size_t kMaxInstBytes = 64 + 2 * sizeof(RegSet) + kWarpSize * sizeof(uint64_t);
 
  private:
   template <class T>
@@ -23,8 +26,8 @@ class InstBuffer {
   template <class T>
   T get();
 
-  std::vector<uint8_t> buf_;
-  size_t read_ = 0, count_ = 0;
+  std::vector<uint8_t> buf_;  // capacity only; size_ bytes are used (no per-field resize)
+  size_t size_ = 0, read_ = 0, count_ = 0;
 };
 
 }  // namespace gms::kernels

@@ -16,11 +16,14 @@ namespace gms::kernels {
 
 template <class T>
 struct Lanes {
-  std::array<T, kWarpSize> v{};
+  std::array<T, kWarpSize> v;  // zero unless made with Uninit
   RegSet deps;
 
-  Lanes() = default;
+  Lanes() : v{} {}
   Lanes(T x) { v.fill(x); }  // NOLINT: a scalar is the same value in every lane (as in CUDA)
+  // Lanes left uninitialised, for results about to be written lane by lane.
+  struct Uninit {};
+  explicit Lanes(Uninit) {}
   T& operator[](unsigned lane) { return v[lane]; }
   const T& operator[](unsigned lane) const { return v[lane]; }
   // The same lanes converted to U (static_cast), with the same dependences.
@@ -72,11 +75,12 @@ struct Elem<Lanes<T>> {
 template <class T>
 using elem_t = typename Elem<std::decay_t<T>>::type;
 
-// f applied lane by lane to two operands, at least one of them Lanes.
+// f applied lane by lane to two operands, at least one of them Lanes. Inlined and vectorised: ports do most
+// of their work here.
 template <class A, class B, class F>
-auto zip(const A& a, const B& b, F f) {
+__attribute__((always_inline, optimize("tree-vectorize"))) inline auto zip(const A& a, const B& b, F f) {
   using R = decltype(f(elem_t<A>{}, elem_t<B>{}));
-  Lanes<R> r;
+  Lanes<R> r{typename Lanes<R>::Uninit{}};
   for (unsigned i = 0; i < kWarpSize; ++i) r.v[i] = f(lane(a, i), lane(b, i));
   r.deps = deps_of(a);
   r.deps |= deps_of(b);

@@ -1,5 +1,6 @@
 #include "tb/kernels/port_kernel.h"
 
+#include <deque>
 #include <stdexcept>
 
 #include "tb/kernels/inst_buffer.h"
@@ -26,13 +27,12 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
     const KernelLaunch& launch = state_->launch;
     const Dim3 idx = block_index(launch.grid, cta);
     const uint32_t warps = uint32_t((launch.block.count() + kWarpSize - 1) / kWarpSize);
-    warps_.reserve(warps);
-    for (uint32_t w = 0; w < warps; ++w) warps_.push_back(std::make_unique<WarpRun>(*this, launch, idx, w));
+    for (uint32_t w = 0; w < warps; ++w) warps_.emplace_back(*this, launch, idx, w);
   }
   size_t warps() const { return warps_.size(); }
 
   bool next(uint32_t w, WarpInst& out) {
-    WarpRun& r = *warps_[w];
+    WarpRun& r = warps_[w];
     while (!r.buffer.pop(out)) {
       if (r.fiber.done()) return false;
       if (r.at_barrier) {  // past its k-th barrier only when every other warp has reached its own k-th
@@ -75,10 +75,10 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
   // barrier, which every warp has reached: this one passed it).
   void bring_to_barrier(uint64_t k) {
     for (auto& o : warps_) {
-      while (!o->fiber.done() && o->barriers < k) {
-        o->at_barrier = false;
-        o->draining = true;  // no batch limit: the warp must reach the barrier
-        o->fiber.resume();
+      while (!o.fiber.done() && o.barriers < k) {
+        o.at_barrier = false;
+        o.draining = true;  // no batch limit: the warp must reach the barrier
+        o.fiber.resume();
       }
     }
   }
@@ -86,7 +86,7 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
   std::shared_ptr<LaunchState> state_;  // outlives the warps' fibers, which run its body
   PortRuntime& rt_;
   SharedMemory shared_;
-  std::vector<std::unique_ptr<WarpRun>> warps_;
+  std::deque<WarpRun> warps_;  // built in place (a fiber does not move)
 };
 
 namespace {

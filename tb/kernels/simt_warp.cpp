@@ -8,15 +8,19 @@ namespace gms::kernels {
 Warp::Warp(const Dim3& grid, const Dim3& block, const Dim3& block_idx, uint32_t warp_in_cta,
            SharedMemory& shared, InstSink* sink)
     : grid_(grid), block_(block), block_idx_(block_idx), warp_(warp_in_cta), shared_(shared), sink_(sink) {
-  const uint64_t threads = block.count();
-  for (unsigned l = 0; l < kWarpSize; ++l) {
-    const uint64_t t = uint64_t(warp_in_cta) * kWarpSize + l;  // linear thread index, x fastest
-    tid_.v[l] = int64_t(t);
-    tid_x_.v[l] = int64_t(t % block.x);
-    tid_y_.v[l] = int64_t(t / block.x % block.y);
-    tid_z_.v[l] = int64_t(t / (uint64_t(block.x) * block.y));
-    if (t < threads) threads_ |= 1u << l;
+  const uint64_t threads = block.count(), first = uint64_t(warp_in_cta) * kWarpSize;  // x fastest
+  uint64_t x = first % block.x, yz = first / block.x, y = yz % block.y, z = yz / block.y;
+  for (unsigned l = 0; l < kWarpSize; ++l) {  // counted up, no division per lane
+    tid_.v[l] = int64_t(first + l);
+    tid_x_.v[l] = int64_t(x);
+    tid_y_.v[l] = int64_t(y);
+    tid_z_.v[l] = int64_t(z);
+    if (++x == block.x) {
+      x = 0;
+      if (++y == block.y) y = 0, ++z;
+    }
   }
+  threads_ = first >= threads ? 0 : threads - first >= kWarpSize ? ~0u : (1u << (threads - first)) - 1;
   mask_ = threads_;
 }
 

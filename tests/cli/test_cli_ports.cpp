@@ -1,0 +1,48 @@
+// Kernel ports from the command line: `gpumemsys kernels` lists them (--count runs them without a
+// simulator and checks their results), and `-w NAME[:sizes]` runs one on a preset with every load checked.
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+TEST(CliPorts, KernelsListsAndCountsAPort) {
+  const CliResult r = run_cli("kernels recorded/colcopy --count");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("recorded/colcopy\n  suite      recorded on H100\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  footprint  1.00 MiB in 2 arrays\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  warp insts 8192 (4096 loads, 4096 stores, 0 barriers)"), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  result     equals the sequential reference\n"), std::string::npos) << r.out;
+}
+
+TEST(CliPorts, KernelsRefusesUnknownNamesAndOptions) {
+  CliResult r = run_cli("kernels rodinia/nothing");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.out, "gpumemsys: error: command line: kernels: no kernel port named 'rodinia/nothing'\n");
+  r = run_cli("kernels --bogus");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(count_lines(r.out), 1u) << r.out;
+}
+
+// Every registered port is listed (one block each) with its papers line.
+TEST(CliPorts, KernelsListsEveryPort) {
+  const CliResult r = run_cli("kernels");
+  EXPECT_EQ(r.status, 0) << r.out;
+  for (const char* name : {"recorded/vecadd", "recorded/stencil5", "recorded/colcopy", "rodinia/bfs",
+                           "rodinia/nw", "rodinia/srad_v2", "rodinia/b+tree"})
+    EXPECT_NE(r.out.find(std::string(name) + "\n  suite"), std::string::npos) << name;
+}
+
+TEST(CliPorts, APortRunsOnAPresetWithEveryLoadChecked) {
+  const std::string dir = temp_dir("cli_ports");
+  const CliResult r = run_cli("run -q -c " + gms_src("configs/tiny.yaml") +
+                              " -w rodinia/hotspot:grid=64,sim_time=2 -o " + dir);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_GT(summary_value(r.out, "loads checked \\(golden\\)"), 0) << r.out;
+  EXPECT_EQ(summary_value(r.out, "data mismatches"), 0) << r.out;
+  const auto stats = read_stats_csv(dir);
+  EXPECT_GT(stats.at("sm0.barriers"), 0);  // hotspot's __syncthreads reached the SM
+}
+
+}  // namespace
