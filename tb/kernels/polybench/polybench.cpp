@@ -3,6 +3,10 @@
 
 namespace gms::kernels {
 
-void register_polybench_ports(PortRegistry& /*r*/) {}
+void register_polybench_gemm(PortRegistry& r);
+
+void register_polybench_ports(PortRegistry& r) {
+  register_polybench_gemm(r);
+}
 
 }  // namespace gms::kernels
