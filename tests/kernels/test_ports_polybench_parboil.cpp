@@ -52,6 +52,94 @@ TEST(PolybenchPorts, GemmComputesAndStreams) {
   EXPECT_EQ(s.first[0].addr[31], c_base + 31 * 4);
 }
 
+TEST(PolybenchPorts, SyrkComputesAndStreams) {
+  expect_checks("polybench/syrk", "{n: 48}");
+  expect_deterministic("polybench/syrk", "{n: 40}");
+  // n = 32: 4 CTAs of 8 warps, each: load C, store C, 32 x (load A[i][k], load A[j][k], store C).
+  const auto s = pull_all(*make_port("polybench/syrk", "{n: 32}"));
+  EXPECT_EQ(s.ctas, 4u);
+  EXPECT_EQ(s.insts, 32u * (2 + 3 * 32));
+  ASSERT_EQ(s.first.size(), 1u);
+  EXPECT_EQ(s.first[0].addr[0], kBase + 32 * 32 * 4);  // C after A
+  EXPECT_EQ(s.first[0].addr[31], kBase + 32 * 32 * 4 + 31 * 4);
+}
+
+TEST(PolybenchPorts, AtaxComputesAndStreams) {
+  expect_checks("polybench/atax", "{n: 80}");
+  expect_deterministic("polybench/atax", "{n: 40}");
+  // n = 32: each kernel one CTA of 8 warps, all on the same 32 elements: store 0, 32 x (load, load, store).
+  const auto s = pull_all(*make_port("polybench/atax", "{n: 32}"));
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.insts_per_kernel[0], 8u * (1 + 3 * 32));
+  EXPECT_EQ(s.insts_per_kernel[1], 8u * (1 + 3 * 32));
+  ASSERT_EQ(s.first.size(), 2u);
+  const uint64_t tmp = kBase + 4096 + 256 + 256;  // A, x, y (256 B aligned), tmp
+  EXPECT_EQ(s.first[0].kind, MemKind::Store);
+  EXPECT_EQ(s.first[0].addr[0], tmp);
+  EXPECT_EQ(s.first[1].addr[5], kBase + 4096 + 256 + 5 * 4);  // y[5]
+}
+
+TEST(PolybenchPorts, BicgComputesAndStreams) {
+  expect_checks("polybench/bicg", "{n: 300}");
+  expect_deterministic("polybench/bicg", "{n: 72}");
+  // n = 64: one CTA of 256 threads; only its first 2 warps have elements: store 0, 64 x (load, load, store).
+  const auto s = pull_all(*make_port("polybench/bicg", "{n: 64}"));
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.warps, 16u);
+  EXPECT_EQ(s.insts_per_kernel[0], 2u * (1 + 3 * 64));
+  EXPECT_EQ(s.insts_per_kernel[1], 2u * (1 + 3 * 64));
+  ASSERT_EQ(s.first.size(), 2u);
+  EXPECT_EQ(s.first[0].addr[0], kBase + 64 * 64 * 4 + 256);  // s, after A and r
+}
+
+TEST(PolybenchPorts, MvtComputesAndStreams) {
+  expect_checks("polybench/mvt", "{n: 72}");
+  expect_deterministic("polybench/mvt", "{n: 40}");
+  // n = 32: each kernel one CTA of 8 warps on the same elements: load x, 32 x (load A, load y, store x).
+  const auto s = pull_all(*make_port("polybench/mvt", "{n: 32}"));
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.insts_per_kernel[0], 8u * (1 + 3 * 32));
+  EXPECT_EQ(s.insts_per_kernel[1], 8u * (1 + 3 * 32));
+  ASSERT_EQ(s.first.size(), 2u);
+  EXPECT_EQ(s.first[0].addr[0], kBase + 4096);        // x1
+  EXPECT_EQ(s.first[1].addr[0], kBase + 4096 + 256);  // x2
+}
+
+TEST(PolybenchPorts, GesummvComputesAndStreams) {
+  expect_checks("polybench/gesummv", "{n: 300}");
+  expect_deterministic("polybench/gesummv", "{n: 72}");
+  // n = 64: 2 warps with rows: 64 x 8 accesses, then load tmp, load y, store y. The first load walks a
+  // column of A: lane l at row l.
+  const auto s = pull_all(*make_port("polybench/gesummv", "{n: 64}"));
+  EXPECT_EQ(s.insts, 2u * (8 * 64 + 3));
+  ASSERT_EQ(s.first.size(), 1u);
+  EXPECT_EQ(s.first[0].addr[0], kBase);
+  EXPECT_EQ(s.first[0].addr[3], kBase + 3 * 64 * 4);
+}
+
+TEST(PolybenchPorts, TwoMmComputesAndStreams) {
+  expect_checks("polybench/2mm", "{n: 48}");
+  expect_deterministic("polybench/2mm", "{n: 40}");
+  // n = 32: two kernels of 4 CTAs x 8 warps: store 0 (kernel 1) or load and store D (kernel 2), then 32 x 3.
+  const auto s = pull_all(*make_port("polybench/2mm", "{n: 32}"));
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.insts_per_kernel[0], 32u * (1 + 3 * 32));
+  EXPECT_EQ(s.insts_per_kernel[1], 32u * (2 + 3 * 32));
+  ASSERT_EQ(s.first.size(), 2u);
+  EXPECT_EQ(s.first[0].addr[0], kBase);                    // tmp
+  EXPECT_EQ(s.first[1].addr[0], kBase + 4 * 32 * 32 * 4);  // D
+}
+
+TEST(PolybenchPorts, ThreeMmComputesAndStreams) {
+  expect_checks("polybench/3mm", "{n: 48}");
+  expect_deterministic("polybench/3mm", "{n: 40}");
+  const auto s = pull_all(*make_port("polybench/3mm", "{n: 32}"));
+  ASSERT_EQ(s.kernels, 3u);
+  EXPECT_EQ(s.insts, 3u * 32 * (1 + 3 * 32));
+  ASSERT_EQ(s.first.size(), 3u);
+  EXPECT_EQ(s.first[2].addr[0], kBase + 6 * 32 * 32 * 4);  // G
+}
+
 // The default inputs' stream sizes (minutes): --gtest_also_run_disabled_tests
 // --gtest_filter='*DefaultInputs*'.
 TEST(PolybenchParboilPorts, DISABLED_DefaultInputs) {

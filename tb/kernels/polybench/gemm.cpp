@@ -52,9 +52,7 @@ class Gemm : public KernelPort {
           const Float a = w.load(0x30, a_, i * N + k);
           w.compute(kGapB);
           const Float b = w.load(0x40, b_, k * N + j);
-          c = c + kAlpha * a * b;
-          c.deps = a.deps;  // the previous sum's loads: the previous store waited for them
-          c.deps |= b.deps;
+          c = polybench::accumulate(c, kAlpha * a * b);
           w.compute(kGapSum);
           w.store(0x50, c_, ci, c);
         });

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tb/kernels/device_array.h"
+#include "tb/kernels/lanes.h"
 
 namespace gms::kernels::polybench {
 
@@ -17,6 +18,14 @@ inline constexpr const char* kPapers = "003 (PolyBench/GPU)";
 // The host code's (size_t)ceil((float)n / (float)b).
 inline uint32_t grid_of(uint64_t n, uint32_t b) {
   return uint32_t(std::ceil(float(n) / float(b)));
+}
+
+// sum + x for a running sum the compiled loop keeps in a register and stores every iteration: the new sum
+// depends on x's loads only (the previous sum's loads were waited for by the store that wrote it).
+inline Float accumulate(const Float& sum, const Float& x) {
+  Float r = sum + x;
+  r.deps = x.deps;
+  return r;
 }
 
 // "" when got equals want element by element, else the first difference. The ports accumulate in the
