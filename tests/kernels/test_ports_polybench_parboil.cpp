@@ -140,6 +140,32 @@ TEST(PolybenchPorts, ThreeMmComputesAndStreams) {
   EXPECT_EQ(s.first[2].addr[0], kBase + 6 * 32 * 32 * 4);  // G
 }
 
+// ---- Parboil ----
+
+TEST(ParboilPorts, SpmvComputesAndStreams) {
+  expect_checks("parboil/spmv", "{rows: 1000, nnz_lower: 6000, band: 50, iterations: 2}");
+  expect_checks("parboil/spmv", "{rows: 4000, nnz_lower: 30000, band: 400, seed: 7, iterations: 1}");
+  expect_deterministic("parboil/spmv", "{rows: 1000, nnz_lower: 6000, band: 50, iterations: 2}");
+  {
+    // Diagonal only: every group's bound is 1; a warp loads value, column, x, perm and stores: 5
+    // instructions. 40 rows: 64 padded, 2 one-warp CTAs, the second with 8 rows. Two launches.
+    const auto s = pull_all(*make_port("parboil/spmv", "{rows: 40, nnz_lower: 40, iterations: 2}"));
+    ASSERT_EQ(s.kernels, 2u);
+    EXPECT_EQ(s.ctas, 4u);
+    EXPECT_EQ(s.insts, 2u * 2 * 5);
+    EXPECT_EQ(s.first[0].addr[0], kBase);  // d_data[jds_ptr[0] + 0]
+    EXPECT_EQ(s.first[0].addr[31], kBase + 31 * 4);
+  }
+  {
+    // Tridiagonal, 64 rows: both groups start with a 3-entry row: 3 loads, the second column, one loop
+    // step (3 loads), the last value and x, perm, store: 11 per warp.
+    const auto s = pull_all(*make_port("parboil/spmv", "{rows: 64, nnz_lower: 127, band: 1, iterations: 1}"));
+    EXPECT_EQ(s.kernels, 1u);
+    EXPECT_EQ(s.insts, 2u * 11);
+    EXPECT_EQ(s.stores, 2u);
+  }
+}
+
 // The default inputs' stream sizes (minutes): --gtest_also_run_disabled_tests
 // --gtest_filter='*DefaultInputs*'.
 TEST(PolybenchParboilPorts, DISABLED_DefaultInputs) {

@@ -3,6 +3,10 @@
 
 namespace gms::kernels {
 
-void register_parboil_ports(PortRegistry& /*r*/) {}
+void register_parboil_spmv(PortRegistry& r);
+
+void register_parboil_ports(PortRegistry& r) {
+  register_parboil_spmv(r);
+}
 
 }  // namespace gms::kernels
