@@ -166,6 +166,22 @@ TEST(ParboilPorts, SpmvComputesAndStreams) {
   }
 }
 
+TEST(ParboilPorts, StencilComputesAndStreams) {
+  expect_checks("parboil/stencil", "{nx: 130, ny: 10, nz: 6, iterations: 3}");
+  expect_deterministic("parboil/stencil", "{nx: 100, ny: 9, nz: 5}");
+  // 64 x 8 x 5, one launch: 2 CTAs (one along x) of 4 warps, a warp per y row; 3 planes. Every warp loads
+  // 4 first-plane points, 2 planes above per step and meets 2 + 2 x 3 barriers. Rows 1..6 store both
+  // points per step (lanes 1..31 and 0..30: the x borders stay). Row 3 loads the row above from global
+  // memory, row 4 the row below (the tiles' edges); lanes 0 and 31 are borders here, so no x neighbours.
+  const auto s = pull_all(*make_port("parboil/stencil", "{nx: 64, ny: 8, nz: 5, iterations: 1}"));
+  EXPECT_EQ(s.kernels, 1u);
+  EXPECT_EQ(s.ctas, 2u);
+  EXPECT_EQ(s.barriers, 8u * 8);
+  EXPECT_EQ(s.stores, 6u * 2 * 3);
+  EXPECT_EQ(s.loads, 8u * (4 + 2 * 3) + 3 * 4);
+  EXPECT_EQ(s.first[0].kind, MemKind::Barrier);  // after zeroing the tile
+}
+
 // The default inputs' stream sizes (minutes): --gtest_also_run_disabled_tests
 // --gtest_filter='*DefaultInputs*'.
 TEST(PolybenchParboilPorts, DISABLED_DefaultInputs) {
