@@ -182,6 +182,22 @@ TEST(ParboilPorts, StencilComputesAndStreams) {
   EXPECT_EQ(s.first[0].kind, MemKind::Barrier);  // after zeroing the tile
 }
 
+TEST(ParboilPorts, SgemmComputesAndStreams) {
+  expect_checks("parboil/sgemm", "{m: 256, n: 48, k: 40}");
+  expect_deterministic("parboil/sgemm", "{m: 128, n: 32, k: 24}");
+  // m = 128, n = 16, k = 16: one CTA of 4 warps; per k step of 8: load B, barrier, 8 loads of A, barrier;
+  // then 16 loads and stores of C. A warp's load of A: 32 consecutive rows of one column.
+  const auto s = pull_all(*make_port("parboil/sgemm", "{m: 128, n: 16, k: 16}"));
+  EXPECT_EQ(s.ctas, 1u);
+  EXPECT_EQ(s.warps, 4u);
+  EXPECT_EQ(s.barriers, 4u * 2 * 2);
+  EXPECT_EQ(s.loads, 4u * (2 * 9 + 16));
+  EXPECT_EQ(s.stores, 4u * 16);
+  const uint64_t b_base = kBase + 128 * 16 * 4;
+  EXPECT_EQ(s.first[0].addr[0], b_base);                  // B[n + ty * ldb], lane 0: n = 0, ty = 0
+  EXPECT_EQ(s.first[0].addr[17], b_base + (16 + 1) * 4);  // lane 17: tx = 1, ty = 1
+}
+
 // The default inputs' stream sizes (minutes): --gtest_also_run_disabled_tests
 // --gtest_filter='*DefaultInputs*'.
 TEST(PolybenchParboilPorts, DISABLED_DefaultInputs) {

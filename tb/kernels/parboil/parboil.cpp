@@ -3,10 +3,12 @@
 
 namespace gms::kernels {
 
+void register_parboil_sgemm(PortRegistry& r);
 void register_parboil_spmv(PortRegistry& r);
 void register_parboil_stencil(PortRegistry& r);
 
 void register_parboil_ports(PortRegistry& r) {
+  register_parboil_sgemm(r);
   register_parboil_spmv(r);
   register_parboil_stencil(r);
 }
