@@ -198,6 +198,40 @@ TEST(ParboilPorts, SgemmComputesAndStreams) {
   EXPECT_EQ(s.first[0].addr[17], b_base + (16 + 1) * 4);  // lane 17: tx = 1, ty = 1
 }
 
+TEST(ParboilPorts, MriQComputesAndStreams) {
+  expect_checks("parboil/mri-q", "{num_x: 512, num_k: 2500}");
+  expect_checks("parboil/mri-q", "{num_x: 256, num_k: 777}");
+  expect_deterministic("parboil/mri-q", "{num_x: 512, num_k: 1500}");
+  // num_k = 1500: ComputePhiMag_GPU on 3 CTAs of 16 warps (2 loads and a store where k < 1500: 47 warps),
+  // then 2 launches of ComputeQ_GPU, each 2 CTAs x 8 warps x (5 loads, 2 stores).
+  const auto s = pull_all(*make_port("parboil/mri-q", "{num_x: 512, num_k: 1500}"));
+  ASSERT_EQ(s.kernels, 3u);
+  EXPECT_EQ(s.insts_per_kernel[0], 47u * 3);
+  EXPECT_EQ(s.insts_per_kernel[1], 16u * 7);
+  EXPECT_EQ(s.insts_per_kernel[2], 16u * 7);
+  EXPECT_EQ(s.kernel_names[1], "ComputeQ_GPU");
+  const uint64_t x_base = kBase + 3 * 6144;  // phiR, phiI, phiMag (1500 floats, 256 B aligned each)
+  EXPECT_EQ(s.first[1].addr[0], x_base);
+}
+
+// ---- CUDA SDK ----
+
+TEST(SdkPorts, BlackScholesComputesAndStreams) {
+  expect_checks("sdk/blackscholes", "{options: 10000, iterations: 2}");
+  expect_deterministic("sdk/blackscholes", "{options: 3000, iterations: 2}");
+  // 1000 options: 500 float2 pairs, 4 CTAs of 4 warps; 16 warps have pairs (the last one 20): each
+  // loads three float2 (8 B a lane) and stores two.
+  const auto s = pull_all(*make_port("sdk/blackscholes", "{options: 1000, iterations: 3}"));
+  EXPECT_EQ(s.kernels, 3u);
+  EXPECT_EQ(s.ctas, 3u * 4);
+  EXPECT_EQ(s.loads, 3u * 16 * 3);
+  EXPECT_EQ(s.stores, 3u * 16 * 2);
+  const uint64_t stock = kBase + 2 * 4096;  // after the two 4000 B result arrays, 256 B aligned
+  EXPECT_EQ(s.first[0].width, 8u);
+  EXPECT_EQ(s.first[0].addr[0], stock);
+  EXPECT_EQ(s.first[0].addr[1], stock + 8);
+}
+
 // The default inputs' stream sizes (minutes): --gtest_also_run_disabled_tests
 // --gtest_filter='*DefaultInputs*'.
 TEST(PolybenchParboilPorts, DISABLED_DefaultInputs) {
