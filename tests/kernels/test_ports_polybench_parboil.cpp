@@ -140,6 +140,34 @@ TEST(PolybenchPorts, ThreeMmComputesAndStreams) {
   EXPECT_EQ(s.first[2].addr[0], kBase + 6 * 32 * 32 * 4);  // G
 }
 
+TEST(PolybenchPorts, CovarianceComputesAndStreams) {
+  expect_deterministic("polybench/covariance", "{n: 256}");
+  // n = 256: mean_kernel, one CTA of 8 warps: store 0, 256 x (load, store), store the mean. reduce_kernel:
+  // 8 x 8 CTAs of 8 warps (the first 64 rows): load, load, store. covar_kernel: warp w runs 256 - 32w
+  // j2 steps of (store 0, 256 x (load, load, store), mirror store).
+  auto p = make_port("polybench/covariance", "{n: 256}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels, 3u);
+  EXPECT_EQ(s.insts_per_kernel[0], 8u * (2 + 2 * 256));
+  EXPECT_EQ(s.insts_per_kernel[1], 64u * 8 * 3);
+  EXPECT_EQ(s.insts_per_kernel[2], (8u * 256 - 32 * 28) * (2 + 3 * 256));
+}
+
+TEST(PolybenchPorts, CorrelationComputesAndStreams) {
+  expect_deterministic("polybench/correlation", "{n: 256}");
+  // n = 256: reduce_kernel covers every row (8 x 32 CTAs of 8 warps: load, load, store, load, store);
+  // corr_kernel: j1 < 255, warp w runs 255 - 32w j2 steps of (store 0, 256 x 3, mirror) after the
+  // diagonal store.
+  auto p = make_port("polybench/correlation", "{n: 256}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels, 4u);
+  EXPECT_EQ(s.insts_per_kernel[0], 8u * (2 + 2 * 256));
+  EXPECT_EQ(s.insts_per_kernel[2], 256u * 8 * 5);
+  EXPECT_EQ(s.insts_per_kernel[3], 8u + (8u * 255 - 32 * 28) * (2 + 3 * 256));
+}
+
 // ---- Parboil ----
 
 TEST(ParboilPorts, SpmvComputesAndStreams) {
