@@ -19,7 +19,9 @@ inline std::unique_ptr<PortWorkload> make_port(const std::string& name, const st
   const PortInfo* info = PortRegistry::builtin().find(name);
   if (!info) throw std::runtime_error("no port " + name);
   const ConfigNode s = ConfigNode::load_string(size, "size");
-  return std::make_unique<PortWorkload>(name, info->make(s));
+  std::unique_ptr<KernelPort> port = info->make(s);
+  s.finish();  // a size key the port does not know is a test bug
+  return std::make_unique<PortWorkload>(name, std::move(port));
 }
 
 // FNV-1a, byte by byte.
@@ -38,7 +40,11 @@ inline void mix(uint64_t& h, const WarpInst& i) {
 }
 
 struct StreamSummary {
-  uint64_t kernels = 0, insts = 0, hash = 1469598103934665603ull;
+  uint64_t kernels = 0, ctas = 0, warps = 0, insts = 0, loads = 0, stores = 0, barriers = 0;
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a over kind, pc, mask and active lanes' addresses
+  std::vector<uint64_t> insts_per_kernel;
+  std::vector<std::string> kernel_names;
+  std::vector<WarpInst> first;  // each kernel's first instruction (CTA 0, warp 0)
 };
 
 // Pulls every stream; `each(kernel_index, kernel_name, inst)` sees every instruction if given.
@@ -46,13 +52,22 @@ inline StreamSummary pull_all(
     Workload& wl, const std::function<void(uint64_t, const std::string&, const WarpInst&)>& each = {}) {
   StreamSummary s;
   for (std::unique_ptr<KernelSource> k; (k = wl.next_kernel());) {
-    for (std::unique_ptr<CtaWork> cta; (cta = k->next_cta());)
-      for (auto& warp : cta->warps)
+    s.kernel_names.push_back(k->info().name);
+    s.insts_per_kernel.push_back(0);
+    bool first = true;
+    for (std::unique_ptr<CtaWork> cta; (cta = k->next_cta());) {
+      ++s.ctas;
+      for (auto& warp : cta->warps) {
+        ++s.warps;
         for (WarpInst i; warp->next(i);) {
           if (each) each(s.kernels, k->info().name, i);
-          ++s.insts;
+          if (first) s.first.push_back(i), first = false;
+          ++s.insts, ++s.insts_per_kernel.back();
+          ++(i.kind == MemKind::Load ? s.loads : i.kind == MemKind::Store ? s.stores : s.barriers);
           mix(s.hash, i);
         }
+      }
+    }
     ++s.kernels;
   }
   return s;

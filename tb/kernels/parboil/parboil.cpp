@@ -3,6 +3,16 @@
 
 namespace gms::kernels {
 
-void register_parboil_ports(PortRegistry& /*r*/) {}
+void register_parboil_mri_q(PortRegistry& r);
+void register_parboil_sgemm(PortRegistry& r);
+void register_parboil_spmv(PortRegistry& r);
+void register_parboil_stencil(PortRegistry& r);
+
+void register_parboil_ports(PortRegistry& r) {
+  register_parboil_mri_q(r);
+  register_parboil_sgemm(r);
+  register_parboil_spmv(r);
+  register_parboil_stencil(r);
+}
 
 }  // namespace gms::kernels

@@ -3,6 +3,10 @@
 
 namespace gms::kernels {
 
-void register_sdk_ports(PortRegistry& /*r*/) {}
+void register_sdk_blackscholes(PortRegistry& r);
+
+void register_sdk_ports(PortRegistry& r) {
+  register_sdk_blackscholes(r);
+}
 
 }  // namespace gms::kernels
