@@ -6,6 +6,7 @@ namespace gms::kernels {
 void register_rodinia_backprop(PortRegistry& r);
 void register_rodinia_bfs(PortRegistry& r);
 void register_rodinia_btree(PortRegistry& r);
+void register_rodinia_cfd(PortRegistry& r);
 void register_rodinia_gaussian(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
@@ -18,6 +19,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_backprop(r);
   register_rodinia_bfs(r);
   register_rodinia_btree(r);
+  register_rodinia_cfd(r);
   register_rodinia_gaussian(r);
   register_rodinia_hotspot(r);
   register_rodinia_kmeans(r);
