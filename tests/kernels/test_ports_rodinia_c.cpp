@@ -73,9 +73,55 @@ TEST(RodiniaC, CfdIsDeterministic) {
   expect_deterministic("rodinia/cfd", "{elements: 2000, iterations: 1}");
 }
 
+// ---- streamcluster ----
+
+TEST(RodiniaC, StreamclusterComputesTheBenchmarksResult) {
+  auto p = make_port("rodinia/streamcluster", "{points: 2000, dim: 8, launches: 4}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 4u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaC, StreamclusterStreamOnATinyChunk) {
+  // 1000 points of 6 dimensions: 2 CTAs of 512 threads, 32 warps with a point (the last one 8 lanes, the
+  // 32 warps beyond point 1023 none). Per warp: 2 x 6 coordinate loads (a coalesced row, then point x's
+  // coordinate, one address for all lanes), weight, cost, then 4 on each path the warp's lanes take.
+  auto p = make_port("rodinia/streamcluster", "{points: 1000, dim: 6, launches: 1}");
+  std::map<uint32_t, uint64_t> per_pc;
+  uint64_t n = 0, last_mask = 0;
+  const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
+    ++per_pc[i.pc];
+    if (n == 0) {
+      EXPECT_EQ(i.pc, 0x10u);
+      EXPECT_EQ(i.active_mask, 0xffffffffu);
+      for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(i.addr[l], i.addr[0] + 4 * l);
+    }
+    if (n == 1) {
+      EXPECT_EQ(i.pc, 0x20u);
+      for (unsigned l = 0; l < 32; ++l) EXPECT_EQ(i.addr[l], i.addr[0]);
+    }
+    if (i.pc == 0x10) last_mask = i.active_mask;
+    ++n;
+  });
+  EXPECT_EQ(s.kernels, 1u);
+  EXPECT_EQ(last_mask, 0xffu);
+  EXPECT_EQ(per_pc[0x10], 32u * 6);
+  EXPECT_EQ(per_pc[0x20], 32u * 6);
+  EXPECT_EQ(per_pc[0x30], 32u);
+  EXPECT_EQ(per_pc[0x40], 32u);
+  const uint64_t paths = per_pc[0x50] + per_pc[0x90];
+  EXPECT_GE(paths, 32u);
+  EXPECT_EQ(s.insts, 32u * (12 + 2) + 4 * paths);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaC, StreamclusterIsDeterministic) {
+  expect_deterministic("rodinia/streamcluster", "{points: 1500, dim: 5, launches: 3}");
+}
+
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaC, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/cfd"}) {
+  for (const char* name : {"rodinia/cfd", "rodinia/streamcluster"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {

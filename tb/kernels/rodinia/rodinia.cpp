@@ -14,6 +14,7 @@ void register_rodinia_lud(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
 void register_rodinia_pathfinder(PortRegistry& r);
 void register_rodinia_srad_v2(PortRegistry& r);
+void register_rodinia_streamcluster(PortRegistry& r);
 
 void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_backprop(r);
@@ -27,6 +28,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_nw(r);
   register_rodinia_pathfinder(r);
   register_rodinia_srad_v2(r);
+  register_rodinia_streamcluster(r);
 }
 
 }  // namespace gms::kernels
