@@ -6,6 +6,7 @@ namespace gms::kernels {
 void register_rodinia_backprop(PortRegistry& r);
 void register_rodinia_bfs(PortRegistry& r);
 void register_rodinia_btree(PortRegistry& r);
+void register_rodinia_cfd(PortRegistry& r);
 void register_rodinia_gaussian(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
@@ -13,11 +14,13 @@ void register_rodinia_lud(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
 void register_rodinia_pathfinder(PortRegistry& r);
 void register_rodinia_srad_v2(PortRegistry& r);
+void register_rodinia_streamcluster(PortRegistry& r);
 
 void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_backprop(r);
   register_rodinia_bfs(r);
   register_rodinia_btree(r);
+  register_rodinia_cfd(r);
   register_rodinia_gaussian(r);
   register_rodinia_hotspot(r);
   register_rodinia_kmeans(r);
@@ -25,6 +28,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_nw(r);
   register_rodinia_pathfinder(r);
   register_rodinia_srad_v2(r);
+  register_rodinia_streamcluster(r);
 }
 
 }  // namespace gms::kernels
