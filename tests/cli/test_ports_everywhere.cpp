@@ -1,0 +1,97 @@
+// Every kernel port runs to the end with 0 data mismatches on every preset family and with every L1 design:
+// each port at a small size (seconds for all runs together) on tiny with each registered L1 design, then on
+// fermi, volta80-hxbar and h100. Covariance and correlation have no size below their default (n = 256, the
+// grids' granule; about 30 CPU s a run): they are left to scripts/ports_check, which runs every default input
+// on the presets outside CI. One ctest per port; each run is its own gpumemsys process.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/l1/l1_cache.h"
+#include "tests/cli/cli_runner.h"
+
+namespace {
+
+// A small size per port: a few thousand warp instructions that still reach every kernel and branch.
+const std::vector<std::pair<std::string, std::string>>& ports() {
+  static const std::vector<std::pair<std::string, std::string>> v = {
+      {"recorded/vecadd", "n=4096"},
+      {"recorded/stencil5", "width=64,height=32"},
+      {"recorded/colcopy", "rows=64,cols=32"},
+      {"rodinia/backprop", "in=1024"},
+      {"rodinia/bfs", "nodes=1100"},
+      {"rodinia/b+tree", "keys=20000,k_count=300,j_count=200,j_range=500"},
+      {"rodinia/cfd", "elements=384,iterations=1"},
+      {"rodinia/gaussian", "n=37"},
+      {"rodinia/hotspot", "grid=64,pyramid_height=2,sim_time=2"},
+      {"rodinia/kmeans", "points=300,features=4,clusters=3"},
+      {"rodinia/lud", "dim=32"},
+      {"rodinia/nw", "dim=64"},
+      {"rodinia/pathfinder", "cols=300,rows=5,pyramid_height=2"},
+      {"rodinia/srad_v2", "rows=64,cols=48,iterations=2"},
+      {"rodinia/streamcluster", "points=1000,dim=6,launches=1"},
+      {"polybench/gemm", "n=32"},
+      {"polybench/syrk", "n=32"},
+      {"polybench/atax", "n=64"},
+      {"polybench/bicg", "n=64"},
+      {"polybench/mvt", "n=64"},
+      {"polybench/gesummv", "n=64"},
+      {"polybench/2mm", "n=32"},
+      {"polybench/3mm", "n=32"},
+      {"parboil/spmv", "rows=64,nnz_lower=127,band=1,iterations=1"},
+      {"parboil/stencil", "nx=64,ny=8,nz=5,iterations=1"},
+      {"parboil/sgemm", "m=128,n=16,k=16"},
+      {"parboil/mri-q", "num_x=512,num_k=1500"},
+      {"sdk/blackscholes", "options=1000,iterations=3"},
+  };
+  return v;
+}
+
+class PortEverywhere : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+void expect_clean_run(const std::string& preset, const std::string& workload, const std::string& sets) {
+  std::string name = "port_everywhere_" + workload;  // its own folder: ctest runs ports side by side
+  for (char& c : name)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  const std::string dir = temp_dir(name);
+  const CliResult r = run_cli("run -q -c " + gms_src("configs/" + preset + ".yaml") + " -w '" + workload +
+                              "' -o " + dir + " " + sets);
+  ASSERT_EQ(r.status, 0) << preset << " " << workload << " " << sets << "\n" << r.out.substr(0, 2000);
+  EXPECT_GT(summary_value(r.out, "loads checked \\(golden\\)"), 0)
+      << preset << " " << workload << " " << sets;
+  EXPECT_EQ(summary_value(r.out, "data mismatches"), 0) << preset << " " << workload << " " << sets;
+}
+
+TEST_P(PortEverywhere, RunsWithZeroMismatchesOnEveryPresetAndL1Design) {
+  const std::string w = GetParam().first + ":" + GetParam().second;
+  for (const std::string& design : gms::l1_design_names())
+    expect_clean_run("tiny", w, "--set l1.design=" + design);
+  for (const char* preset : {"fermi", "volta80-hxbar", "h100"}) expect_clean_run(preset, w, "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Ports, PortEverywhere, ::testing::ValuesIn(ports()),
+                         [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& i) {
+                           std::string n = i.param.first;
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+// Ports without a small size (scripts/ports_check covers them).
+const std::vector<std::string> kOnlyDefault = {"polybench/covariance", "polybench/correlation"};
+
+// The list above covers every registered port (a new port gets its small size here).
+TEST(PortEverywhereList, CoversEveryRegisteredPort) {
+  const CliResult r = run_cli("kernels");
+  size_t listed = 0;
+  for (size_t pos = 0; (pos = r.out.find("\n  suite ", pos)) != std::string::npos; ++pos) ++listed;
+  EXPECT_EQ(listed, ports().size() + kOnlyDefault.size()) << r.out;
+  for (const std::string& name : kOnlyDefault)
+    EXPECT_NE(r.out.find(name + "\n  suite"), std::string::npos) << name;
+  for (const auto& [name, size] : ports())
+    EXPECT_NE(r.out.find(name + "\n  suite"), std::string::npos) << name;
+}
+
+}  // namespace
