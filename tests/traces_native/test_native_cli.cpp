@@ -145,8 +145,8 @@ TEST(NativeCli, DetectsEveryWorkloadKind) {
   // Unknown content names the file.
   const std::string msg =
       ": not a workload: expected a YAML document with top key 'workload:', a native trace ('gmstrace 1' "
-      "text or "
-      "binary), or an Accel-Sim kernelslist.g (or its folder)";
+      "text or binary), an Accel-Sim kernelslist.g (or its folder), or a kernel port's name (gpumemsys "
+      "kernels)";
   write_file(d + "/hello.txt", "hello world\n");
   write_file(d + "/junk.bin", std::string("\x01\x02\x00\x7f junk", 9));
   write_file(d + "/other.yaml", "system:\n  name: x\n");
