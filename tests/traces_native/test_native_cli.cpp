@@ -80,7 +80,7 @@ TEST(NativeCli, RecordUsageErrorsExitWith2) {
   EXPECT_EQ(r.out, "gpumemsys: error: command line: trace record needs -o OUT\n");
   r = run_cli("trace record -w " + kSmall + " -o " + d + "/x --format csv");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.out, "gpumemsys: error: command line: --format: 'csv' is not one of: binary, text\n");
+  EXPECT_EQ(r.out, "gpumemsys: error: command line: --format: 'csv' is not one of: accelsim, binary, text\n");
   r = run_cli("trace play");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "gpumemsys: error: command line: 'trace' needs a subcommand: trace record\n");
