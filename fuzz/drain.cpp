@@ -45,6 +45,10 @@ DrainCounts drain_workload(Workload& w, const DrainCaps& caps) {
       for (auto& warp : cta->warps) {
         if (!warp) finding(who + ": null warp stream");
         while (warp->next(inst)) {
+          if (inst.kind == MemKind::Barrier) {  // no memory access: nothing to coalesce
+            if (++n.instructions == caps.instructions) return n;
+            continue;
+          }
           if (inst.kind != MemKind::Load && inst.kind != MemKind::Store)
             finding(who + ": instruction of kind " + to_string(inst.kind));
           try {

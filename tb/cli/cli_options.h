@@ -14,7 +14,7 @@ struct CliOptions {
   std::string workload_path;    // -w
   std::string out_dir = "out";  // -o (trace record: the trace file)
   bool out_given = false;
-  std::string trace_format;                // trace record --format: text | binary ("" = by -o's extension)
+  std::string trace_format;  // trace record --format: text | binary | accelsim ("" = by -o's extension)
   std::string trace_compression = "zlib";  // trace record --compression: zlib | xz | none
   std::vector<std::string> sets;           // --set key=value (system config)
   std::string vcd_path;

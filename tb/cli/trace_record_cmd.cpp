@@ -5,9 +5,11 @@
 
 #include "models/common/config.h"
 #include "models/common/output_file.h"
+#include "models/common/text_excerpt.h"
 #include "models/system/system_config.h"
 #include "tb/cli/output_paths.h"
 #include "tb/traces/accelsim_workload.h"
+#include "tb/traces/accelsim_writer.h"
 #include "tb/traces/trace_writer.h"
 #include "tb/traces/workload_detect.h"
 
@@ -24,6 +26,22 @@ std::string with_path(std::string what, const PendingOutput& out) {
   return what;
 }
 
+// --format accelsim: a folder of kernelslist.g and kernel-N.traceg (docs/accelsim-import.md, "Writing").
+int record_accelsim(const CliOptions& o, const std::vector<NamedPath>& inputs, Workload& workload) {
+  const AccelWriteCounts n =
+      AccelSimWriter(o.out_dir, [&](const std::string& path) {
+        check_output_paths(inputs, {{"-o (" + std::filesystem::path(path).filename().string() + ")", path}});
+      }).write(workload);
+  std::cout << "recorded workload '" << workload.name() << "': " << n.kernels << " kernels, " << n.ctas
+            << " CTAs, " << n.warps << " warps, " << n.instructions << " warp instructions -> " << o.out_dir
+            << " (Accel-Sim trace, " << n.lines << " instruction lines";
+  if (n.inexact_deps)
+    std::cout << "; " << n.inexact_deps
+              << " instructions' register dependences read back differently, docs/accelsim-import.md";
+  std::cout << ")\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_trace_record(const CliOptions& o) {
@@ -37,13 +55,18 @@ int run_trace_record(const CliOptions& o) {
     for (const auto& s : o.sets) doc.apply_override(s);
     SystemConfig::from(doc);
   }
-  const TraceFormat format = o.trace_format.empty()
+  const bool accelsim = o.trace_format == "accelsim";
+  if (!accelsim && !o.trace_format.empty() && o.trace_format != "text" && o.trace_format != "binary")
+    throw ConfigError("command line: --format: " + quote_excerpt(o.trace_format) +
+                      " is not one of: accelsim, binary, text");
+  const TraceFormat format = o.trace_format.empty() || accelsim
                                  ? trace_format_for_path(o.out_dir)
                                  : parse_trace_format(o.trace_format, "command line: --format");
   const TraceCompression comp = parse_trace_compression(o.trace_compression, "command line: --compression");
   std::unique_ptr<Workload> workload = load_any_workload(o.workload_path);
   if (auto* accel = dynamic_cast<AccelSimWorkload*>(workload.get()))
     for (const std::string& f : accel->kernel_files()) inputs.push_back({"-w (a kernel trace it lists)", f});
+  if (accelsim) return record_accelsim(o, inputs, *workload);
   check_output_paths(inputs, {{"-o", o.out_dir}});
   // Written to a temporary renamed over -o at the end: an error on the way leaves an older file intact.
   PendingOutput out(o.out_dir);

@@ -44,6 +44,8 @@ class PortKernel : public KernelSource {
   PortKernel(std::shared_ptr<LaunchState> state, PortRuntime& rt);
   static std::shared_ptr<LaunchState> make_state(KernelLaunch launch);
   const KernelInfo& info() const override { return state_->info; }
+  // The launch as the host code made it (grid and block dimensions; CTA i is block index i, x fastest).
+  const KernelLaunch& launch() const { return state_->launch; }
   std::unique_ptr<CtaWork> next_cta() override;
   // Runs the CTAs nobody pulled yet, their instructions dropped, for their effect on memory (a consumer
   // that stopped early: the host code after the launch must see the kernel's results).

@@ -22,6 +22,17 @@ void LoadDependences::compute(const RegSet& srcs, const RegSet& dsts) {
   ++gap_;
 }
 
+RegSet LoadDependences::load_writes(unsigned width, const RegSet& dsts) {
+  // A wide load fills consecutive registers from the one listed: .64 two, .128 four.
+  const unsigned per_lane = width > 4 ? width / 4 : 1;
+  if (dsts.count() != 1 || per_lane == 1) return dsts;
+  RegSet writes;
+  dsts.for_each([&](unsigned r) {
+    for (unsigned k = 0; k < per_lane; ++k) writes.set(r + k);
+  });
+  return writes;
+}
+
 void LoadDependences::memory(bool load, unsigned width, const RegSet& srcs, const RegSet& dsts,
                              RegSet& waits_on, RegSet& writes, uint32_t& wait_gap) {
   waits_on = gap_reads_;
@@ -29,14 +40,7 @@ void LoadDependences::memory(bool load, unsigned width, const RegSet& srcs, cons
   wait_gap = has_dep_ ? gap_ - first_dep_ : 0;
   writes.clear();
   if (load) {
-    // A wide load fills consecutive registers from the one listed: .64 two, .128 four.
-    const unsigned per_lane = width > 4 ? width / 4 : 1;
-    if (dsts.count() == 1 && per_lane > 1)
-      dsts.for_each([&](unsigned r) {
-        for (unsigned k = 0; k < per_lane; ++k) writes.set(r + k);
-      });
-    else
-      writes = dsts;
+    writes = load_writes(width, dsts);
     waits_on |= writes & load_written_;  // a load may not overwrite a register an earlier load still fills
     load_written_ |= writes;
   }

@@ -20,6 +20,12 @@ class LoadDependences {
   void memory(bool load, unsigned width, const RegSet& srcs, const RegSet& dsts, RegSet& waits_on,
               RegSet& writes, uint32_t& wait_gap);
 
+  // The registers a load of `width` bytes per lane with destination list `dsts` writes: a wide load with
+  // one listed destination fills consecutive registers from it (.64 two, .128 four), else `dsts`.
+  static RegSet load_writes(unsigned width, const RegSet& dsts);
+  // Registers whose last writer is a load of the warp (what a reader of them waits for).
+  const RegSet& load_written() const { return load_written_; }
+
  private:
   RegSet load_written_;  // registers whose last writer is a load
   RegSet gap_reads_;     // load-written registers read by the compute instructions since the last memory one

@@ -47,16 +47,29 @@ AddrEncoding choose_encoding(const WarpInst& in, int64_t& stride) {
 
 void encode_inst(const TraceInst& t, CodecState& st, std::vector<uint8_t>& out) {
   const WarpInst& in = t.inst;
+  const bool full = in.active_mask == 0xffffffffu;
+  if (in.kind == MemKind::Barrier) {  // pc, mask, gap, time: no width, no addresses
+    out.push_back(uint8_t((kBarrierEncoding << kEncodingShift) | (t.has_time ? kFlagTime : 0) |
+                          (full ? kFlagFullMask : 0)));
+    put_varint(out, zigzag(int64_t(in.pc - st.pc)));
+    st.pc = in.pc;
+    if (!full) put_varint(out, in.active_mask);
+    put_varint(out, in.gap);
+    if (t.has_time) {
+      put_varint(out, zigzag(int64_t(t.time - st.time)));
+      st.time = t.time;
+    }
+    return;
+  }
   if (in.kind != MemKind::Load && in.kind != MemKind::Store)
     throw std::invalid_argument(std::string("native trace: cannot record a ") + to_string(in.kind) +
-                                " instruction (only loads and stores)");
+                                " instruction (only loads, stores and barriers)");
   const int wc = width_code(in.width);
   if (wc < 0)
     throw std::invalid_argument("native trace: width " + std::to_string(in.width) +
                                 " is not 1, 2, 4, 8 or 16");
   int64_t stride = 0;
   const AddrEncoding enc = choose_encoding(in, stride);
-  const bool full = in.active_mask == 0xffffffffu;
   out.push_back(uint8_t((in.kind == MemKind::Store ? kFlagStore : 0) | (wc << kWidthShift) |
                         (unsigned(enc) << kEncodingShift) | (t.has_time ? kFlagTime : 0) |
                         (full ? kFlagFullMask : 0)));

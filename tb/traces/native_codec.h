@@ -34,14 +34,17 @@ struct CodecState {
   uint64_t pc = 0, base = 0, time = 0;
 };
 
-// Appends the packed record of `t`. Throws std::invalid_argument for a kind other than load/store or a
-// width other than 1, 2, 4, 8, 16.
+// Appends the packed record of `t`. Throws std::invalid_argument for a kind other than load, store or
+// barrier, or a load/store width other than 1, 2, 4, 8, 16. A barrier keeps pc, mask, gap (and time) only.
 void encode_inst(const TraceInst& t, CodecState& st, std::vector<uint8_t>& out);
 
 // flags byte of a packed record
-constexpr uint8_t kFlagStore = 0x01;     // else load
-constexpr unsigned kWidthShift = 1;      // bits 1-3: width code
-constexpr unsigned kEncodingShift = 4;   // bits 4-5: AddrEncoding (3 is invalid)
+constexpr uint8_t kFlagStore = 0x01;    // else load
+constexpr unsigned kWidthShift = 1;     // bits 1-3: width code
+constexpr unsigned kEncodingShift = 4;  // bits 4-5: AddrEncoding, or kBarrierEncoding
+// A barrier (__syncthreads): no addresses, store bit and width code 0. Readers before barriers were added
+// reject it as "unknown address encoding 3".
+constexpr unsigned kBarrierEncoding = 3;
 constexpr uint8_t kFlagTime = 0x40;      // a timestamp follows the gap
 constexpr uint8_t kFlagFullMask = 0x80;  // mask 0xffffffff, not stored
 
@@ -54,7 +57,14 @@ void decode_inst(Src& src, CodecState& st, TraceInst& out) {
   if (wc > 4) src.fail("width code " + std::to_string(wc) + " is not one of 0..4 (1, 2, 4, 8, 16 bytes)");
   in.width = uint8_t(1u << wc);
   const unsigned enc = (f >> kEncodingShift) & 3;
-  if (enc == 3) src.fail("unknown address encoding 3 (expected 0 stride, 1 delta, 2 list)");
+  const bool barrier = enc == kBarrierEncoding;
+  if (barrier) {
+    if (f & (kFlagStore | 7u << kWidthShift))
+      src.fail(std::string("barrier record (encoding 3) with the store bit or a width code set (flags 0x") +
+               "0123456789abcdef"[f >> 4] + "0123456789abcdef"[f & 15] + ")");
+    in.kind = MemKind::Barrier;
+    in.width = 0;
+  }
   st.pc += uint64_t(unzigzag(get_varint(src)));
   in.pc = st.pc;
   in.active_mask = (f & kFlagFullMask) ? 0xffffffffu : get_varint32(src, "active mask");
@@ -67,7 +77,7 @@ void decode_inst(Src& src, CodecState& st, TraceInst& out) {
   }
   in.addr.fill(0);
   uint32_t m = in.active_mask;
-  if (!m) return;
+  if (!m || barrier) return;
   if (enc == unsigned(AddrEncoding::List)) {
     bool first = true;
     for (unsigned l = 0; l < kWarpSize; ++l)

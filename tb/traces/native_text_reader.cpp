@@ -183,6 +183,13 @@ class TextSource : public NativeTraceSource {
     return parse_udec(tok.substr(k.size()), key, max);
   }
 
+  void parse_pc_mask(WarpInst& in) const {
+    in.pc = parse_hex(toks_[0], "pc");
+    const uint64_t mask = parse_hex(toks_[1], "mask");
+    if (mask > UINT32_MAX) fail("mask: " + quote_excerpt(toks_[1]) + " has more than 32 lanes");
+    in.active_mask = uint32_t(mask);
+  }
+
   void parse_inst(TraceInst& t) const {
     size_t n = toks_.size();
     t.has_time = false;
@@ -192,20 +199,26 @@ class TextSource : public NativeTraceSource {
       t.has_time = true;
       --n;
     }
+    WarpInst& in = t.inst;
+    if (n >= 3 && toks_[2] == "bar") {  // a barrier: pc mask bar gap
+      if (n != 4) fail("barrier needs 4 fields (pc mask bar gap), found " + std::to_string(n));
+      parse_pc_mask(in);
+      in.kind = MemKind::Barrier;
+      in.width = 0;
+      in.gap = uint32_t(parse_udec(toks_[3], "gap", UINT32_MAX));
+      in.addr.fill(0);
+      return;
+    }
     if (n < 6)
       fail("instruction needs at least 6 fields (pc mask kind width gap encoding), found " +
            std::to_string(n));
-    WarpInst& in = t.inst;
-    in.pc = parse_hex(toks_[0], "pc");
-    const uint64_t mask = parse_hex(toks_[1], "mask");
-    if (mask > UINT32_MAX) fail("mask: " + quote_excerpt(toks_[1]) + " has more than 32 lanes");
-    in.active_mask = uint32_t(mask);
+    parse_pc_mask(in);
     if (toks_[2] == "ld")
       in.kind = MemKind::Load;
     else if (toks_[2] == "st")
       in.kind = MemKind::Store;
     else
-      fail("kind: " + quote_excerpt(toks_[2]) + " is not ld or st");
+      fail("kind: " + quote_excerpt(toks_[2]) + " is not ld, st or bar");
     const uint64_t width = parse_udec(toks_[3], "width", 16);
     if (width_code(unsigned(width)) < 0)
       fail("width: " + escape_excerpt(toks_[3]) + " is not 1, 2, 4, 8 or 16");

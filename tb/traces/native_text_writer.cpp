@@ -58,7 +58,7 @@ class TextSink : public NativeTraceSink {
     out_ << kTextMagic << ' ' << kNativeVersion << "\n"
          << "# GPUMemSys native trace, docs/trace-format.md\n"
          << "# instruction: pc mask kind width gap encoding addresses [@time];"
-            " s = base stride, d = base deltas, l = list\n"
+            " s = base stride, d = base deltas, l = list; barrier: pc mask bar gap [@time]\n"
          << "workload " << one_line(workload_name) << "\n";
   }
 
@@ -106,6 +106,12 @@ class TextSink : public NativeTraceSink {
     append_hex(line_, in.pc);
     line_ += ' ';
     append_hex(line_, in.active_mask, 8);
+    if (in.kind == MemKind::Barrier) {  // pc mask bar gap: no width, no addresses
+      line_ += " bar ";
+      append_dec(line_, in.gap);
+      append_time(t);
+      return;
+    }
     line_ += in.kind == MemKind::Store ? " st " : " ld ";
     append_dec(line_, in.width);
     line_ += ' ';
@@ -133,6 +139,11 @@ class TextSink : public NativeTraceSink {
       first = false;
       prev = a;
     }
+    append_time(t);
+  }
+
+  // The optional timestamp and the line's end.
+  void append_time(const TraceInst& t) {
     if (t.has_time) {
       line_ += " @";
       append_dec(line_, t.time);

@@ -93,8 +93,12 @@ inline std::vector<uint64_t> seq(uint64_t base, int64_t stride, unsigned n = 32)
 
 inline std::string dump_inst(const WarpInst& in) {
   std::ostringstream os;
-  os << std::hex << "pc=" << in.pc << " " << (in.kind == gms::MemKind::Store ? "st" : "ld")
-     << " m=" << in.active_mask << std::dec << " w=" << unsigned(in.width) << " gap=" << in.gap << std::hex;
+  const char* kind = in.kind == gms::MemKind::Store     ? "st"
+                     : in.kind == gms::MemKind::Barrier ? "bar"
+                     : in.kind == gms::MemKind::Load    ? "ld"
+                                                        : gms::to_string(in.kind);
+  os << std::hex << "pc=" << in.pc << " " << kind << " m=" << in.active_mask << std::dec
+     << " w=" << unsigned(in.width) << " gap=" << in.gap << std::hex;
   for (uint64_t a : in.addr) os << " " << a;
   return os.str();
 }

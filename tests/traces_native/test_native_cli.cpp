@@ -80,7 +80,7 @@ TEST(NativeCli, RecordUsageErrorsExitWith2) {
   EXPECT_EQ(r.out, "gpumemsys: error: command line: trace record needs -o OUT\n");
   r = run_cli("trace record -w " + kSmall + " -o " + d + "/x --format csv");
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.out, "gpumemsys: error: command line: --format: 'csv' is not one of: binary, text\n");
+  EXPECT_EQ(r.out, "gpumemsys: error: command line: --format: 'csv' is not one of: accelsim, binary, text\n");
   r = run_cli("trace play");
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.out, "gpumemsys: error: command line: 'trace' needs a subcommand: trace record\n");
@@ -145,8 +145,8 @@ TEST(NativeCli, DetectsEveryWorkloadKind) {
   // Unknown content names the file.
   const std::string msg =
       ": not a workload: expected a YAML document with top key 'workload:', a native trace ('gmstrace 1' "
-      "text or "
-      "binary), or an Accel-Sim kernelslist.g (or its folder)";
+      "text or binary), an Accel-Sim kernelslist.g (or its folder), or a kernel port's name (gpumemsys "
+      "kernels)";
   write_file(d + "/hello.txt", "hello world\n");
   write_file(d + "/junk.bin", std::string("\x01\x02\x00\x7f junk", 9));
   write_file(d + "/other.yaml", "system:\n  name: x\n");

@@ -93,7 +93,7 @@ TEST(NativeTextErrors, NonHexAddress) {
 
 TEST(NativeTextErrors, BadFieldValues) {
   std::string p = text_case("kind", 6, "100 ffffffff ldg 4 0 s 0x1000 4");
-  EXPECT_EQ(error_of(p), p + ":6: kind: 'ldg' is not ld or st");
+  EXPECT_EQ(error_of(p), p + ":6: kind: 'ldg' is not ld, st or bar");
   p = text_case("width", 6, "100 ffffffff ld 3 0 s 0x1000 4");
   EXPECT_EQ(error_of(p), p + ":6: width: 3 is not 1, 2, 4, 8 or 16");
   p = text_case("mask", 6, "100 1ffffffff ld 4 0 s 0x1000 4");
@@ -161,12 +161,14 @@ TEST(NativeBinaryErrors, UnknownCompressionMode) {
   EXPECT_EQ(error_of(p), p + ": byte 9: unknown compression mode 7 (expected 0 none, 1 zlib, 2 xz)");
 }
 
-TEST(NativeBinaryErrors, UnknownAddressEncoding) {
+// Encoding 3 is a barrier (no width, no store bit): on a store record it is corrupt.
+TEST(NativeBinaryErrors, EncodingThreeOnAStore) {
   std::string b = binary_good();
   b[20 + 17] = char(uint8_t(b[20 + 17]) | 0x30);
   const std::string p = bin_case("enc", b);
   EXPECT_EQ(error_of(p),
-            p + ": record 5 (byte 17): unknown address encoding 3 (expected 0 stride, 1 delta, 2 list)");
+            p + ": record 5 (byte 17): barrier record (encoding 3) with the store bit or a width "
+                "code set (flags 0xb4)");
 }
 
 TEST(NativeBinaryErrors, CorruptCompressedBlock) {
