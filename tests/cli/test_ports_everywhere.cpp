@@ -30,6 +30,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"rodinia/lud", "dim=32"},
       {"rodinia/nw", "dim=64"},
       {"rodinia/pathfinder", "cols=300,rows=5,pyramid_height=2"},
+      {"rodinia/srad_v1", "rows=20,cols=30,iterations=1"},
       {"rodinia/srad_v2", "rows=64,cols=48,iterations=2"},
       {"rodinia/streamcluster", "points=1000,dim=6,launches=1"},
       {"polybench/gemm", "n=32"},

@@ -13,6 +13,7 @@ void register_rodinia_kmeans(PortRegistry& r);
 void register_rodinia_lud(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
 void register_rodinia_pathfinder(PortRegistry& r);
+void register_rodinia_srad_v1(PortRegistry& r);
 void register_rodinia_srad_v2(PortRegistry& r);
 void register_rodinia_streamcluster(PortRegistry& r);
 
@@ -27,6 +28,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_lud(r);
   register_rodinia_nw(r);
   register_rodinia_pathfinder(r);
+  register_rodinia_srad_v1(r);
   register_rodinia_srad_v2(r);
   register_rodinia_streamcluster(r);
 }
