@@ -29,6 +29,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"rodinia/kmeans", "points=300,features=4,clusters=3"},
       {"rodinia/lud", "dim=32"},
       {"rodinia/nw", "dim=64"},
+      {"rodinia/particlefilter", "x=16,y=16,frames=2,particles=600"},
       {"rodinia/pathfinder", "cols=300,rows=5,pyramid_height=2"},
       {"rodinia/srad_v1", "rows=20,cols=30,iterations=1"},
       {"rodinia/srad_v2", "rows=64,cols=48,iterations=2"},

@@ -81,9 +81,56 @@ TEST(RodiniaD, SradV1IsDeterministic) {
   expect_deterministic("rodinia/srad_v1", "{rows: 40, cols: 30, iterations: 2}");
 }
 
+// ---- particlefilter ----
+
+TEST(RodiniaD, ParticlefilterComputesTheBenchmarksResult) {
+  // 1500 particles: 3 blocks (normalize's CDF reads the other blocks' weights), 4 frames.
+  auto p = make_port("rodinia/particlefilter", "{x: 64, y: 64, frames: 4, particles: 1500}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 3u * 4);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaD, ParticlefilterStreamOnATinyInput) {
+  // 40 particles, 2 frames: one frame's 4 launches of one 512-thread block; warps 0 and 1 hold particles (32
+  // and 8). The disk has 69 pixels. likelihood: per particle warp 13 accesses before the barrier, 69 x 5
+  // for the offsets, 69 x 2 for the pixels, likelihood and weight (3), the weight into shared memory, 11
+  // more barriers and block 0's partial sum (warp 0); the 14 empty warps meet the 13 barriers. sum: thread
+  // 0's load and store. normalize: warp 0 loads the block sum, divides, builds the CDF (weights[0], 36
+  // unrolled steps of 2, 3 remainder steps of 3), the seed and u[0] (3), reloads u[0], stores u; warp 1 2 +
+  // 1; 4 barriers in every warp.
+  auto p = make_port("rodinia/particlefilter", "{x: 16, y: 16, frames: 2, particles: 40}");
+  std::map<uint32_t, uint64_t> per_pc;
+  const test::StreamSummary s =
+      pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) { ++per_pc[i.pc]; });
+  ASSERT_EQ(s.kernels, 4u);
+  EXPECT_EQ(s.kernel_names[0], "likelihood_kernel");
+  EXPECT_EQ(s.kernel_names[3], "find_index_kernel");
+  EXPECT_EQ(s.insts_per_kernel[0], 2u * (30 + 7 * 69) + 1 + 14u * 13);
+  EXPECT_EQ(s.insts_per_kernel[1], 2u);
+  EXPECT_EQ(s.insts_per_kernel[2], (1 + 2 + 2 + 72 + 9 + 3 + 1 + 1) + (2 + 1) + 16u * 4);
+  // find_index: u[i], the two gathers and stores and the barrier per particle warp, a CDF load per scan
+  // step, the barrier in the other 14 warps.
+  EXPECT_EQ(per_pc[0x410], 2u);
+  EXPECT_EQ(per_pc[0x460], 2u);
+  EXPECT_EQ(s.insts_per_kernel[3], 2u * 6 + per_pc[0x420] + 14);
+  EXPECT_GE(per_pc[0x420], 2u);
+  const WarpInst& f = s.first[0];  // likelihood: xj[0..31] (arrayX and arrayY of 320 B before it)
+  EXPECT_EQ(f.kind, MemKind::Load);
+  EXPECT_EQ(f.pc, 0x10u);
+  EXPECT_EQ(f.active_mask, 0xffffffffu);
+  EXPECT_EQ(f.addr[0], DeviceMemory::kDefaultBase + 1024);
+  EXPECT_EQ(f.addr[31], DeviceMemory::kDefaultBase + 1024 + 8 * 31);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaD, ParticlefilterIsDeterministic) {
+  expect_deterministic("rodinia/particlefilter", "{x: 32, y: 32, frames: 3, particles: 700}");
+}
+
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaD, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/srad_v1"}) {
+  for (const char* name : {"rodinia/srad_v1", "rodinia/particlefilter"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {

@@ -12,6 +12,7 @@ void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
 void register_rodinia_lud(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
+void register_rodinia_particlefilter(PortRegistry& r);
 void register_rodinia_pathfinder(PortRegistry& r);
 void register_rodinia_srad_v1(PortRegistry& r);
 void register_rodinia_srad_v2(PortRegistry& r);
@@ -27,6 +28,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_kmeans(r);
   register_rodinia_lud(r);
   register_rodinia_nw(r);
+  register_rodinia_particlefilter(r);
   register_rodinia_pathfinder(r);
   register_rodinia_srad_v1(r);
   register_rodinia_srad_v2(r);
