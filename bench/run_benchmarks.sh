@@ -21,3 +21,8 @@ if [[ -x "$BUILD/bench/analytic/bench_rd" ]]; then
   echo "== reuse-distance model on a 10-million-access trace"
   "$BUILD/bench/analytic/bench_rd"
 fi
+if [[ -x "$BUILD/bench/ports/bench_port_generation" ]]; then
+  echo "== kernel ports: warp instructions per CPU second of generation (no simulator), then memory flatness"
+  "$BUILD/bench/ports/bench_port_generation"
+  "$BUILD/bench/ports/bench_port_generation" --flat
+fi

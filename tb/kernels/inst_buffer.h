@@ -1,9 +1,10 @@
 // A warp's instructions between the port that makes them and the SM that pulls them, packed: a unit- or
 // fixed-stride access keeps two numbers instead of 32 addresses, registers only when present. A batch of a
-// few dozen instructions takes a few KiB, so thousands of resident warps stay cheap.
+// few dozen instructions takes a few KiB, kept in the buffer itself (no allocation per warp); a longer
+// run (a warp driven to a barrier) moves to the heap.
 #pragma once
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 #include "models/common/workload.h"
 
@@ -11,6 +12,10 @@ namespace gms::kernels {
 
 class InstBuffer {
  public:
+  InstBuffer() = default;
+  InstBuffer(const InstBuffer&) = delete;
+  InstBuffer& operator=(const InstBuffer&) = delete;
+
   void push(const WarpInst& inst);
   // The oldest instruction not yet popped; false when none is left (the buffer is then emptied).
   bool pop(WarpInst& out);
@@ -19,15 +24,16 @@ class InstBuffer {
 
   // The most bytes one instruction takes: header, registers, 32 addresses.
   static constexpr size_t kMaxInstBytes = 64 + 2 * sizeof(RegSet) + kWarpSize * sizeof(uint64_t);
+  static constexpr size_t kInlineBytes = 3072;
 
  private:
-  template <class T>
-  void put(const T& x);
-  template <class T>
-  T get();
+  void grow();
 
-  std::vector<uint8_t> buf_;  // capacity only; size_ bytes are used (no per-field resize)
+  uint8_t* data_ = inline_;
+  size_t capacity_ = kInlineBytes;
   size_t size_ = 0, read_ = 0, count_ = 0;
+  std::unique_ptr<uint8_t[]> heap_;
+  uint8_t inline_[kInlineBytes];  // not initialised: only size_ bytes are ever read
 };
 
 }  // namespace gms::kernels

@@ -1,7 +1,8 @@
 #include "tb/kernels/port_kernel.h"
 
-#include <deque>
+#include <new>
 #include <stdexcept>
+#include <vector>
 
 #include "tb/kernels/inst_buffer.h"
 
@@ -17,6 +18,69 @@ Dim3 block_index(const Dim3& grid, uint64_t linear) {
   return b;
 }
 
+// Blocks that ended CTAs gave back, by size, for the next CTAs: a steady stream of CTAs allocates nothing
+// for its runs, warps and streams (at most kKeep blocks of a size are kept: memory stays flat).
+class BlockCache {
+ public:
+  ~BlockCache() {
+    for (auto& l : lists_)
+      for (void* p : l.free) ::operator delete(p);
+  }
+  void* take(size_t bytes) {
+    for (auto& l : lists_)
+      if (l.bytes == bytes && !l.free.empty()) {
+        void* p = l.free.back();
+        l.free.pop_back();
+        return p;
+      }
+    return ::operator new(bytes);
+  }
+  void give(void* p, size_t bytes) {
+    for (auto& l : lists_)
+      if (l.bytes == bytes) {
+        if (l.free.size() < kKeep) return l.free.push_back(p);
+        return ::operator delete(p);
+      }
+    if (lists_.size() < kSizes) {
+      lists_.push_back({bytes, {p}});
+      return;
+    }
+    ::operator delete(p);
+  }
+
+ private:
+  static constexpr size_t kKeep = 4096, kSizes = 16;
+  struct List {
+    size_t bytes;
+    std::vector<void*> free;
+  };
+  std::vector<List> lists_;
+};
+
+BlockCache& block_cache() {
+  static thread_local BlockCache c;
+  return c;
+}
+
+// std::allocator's interface over the block cache (for allocate_shared).
+template <class T>
+struct CachedAlloc {
+  using value_type = T;
+  CachedAlloc() = default;
+  template <class U>
+  CachedAlloc(const CachedAlloc<U>&) {}  // NOLINT: rebinding
+  T* allocate(size_t n) { return static_cast<T*>(block_cache().take(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) { block_cache().give(p, n * sizeof(T)); }
+  template <class U>
+  bool operator==(const CachedAlloc<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const CachedAlloc<U>&) const {
+    return false;
+  }
+};
+
 }  // namespace
 
 // One CTA in flight: its warps' fibers, instruction buffers and barrier progress.
@@ -26,10 +90,18 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
       : state_(std::move(state)), rt_(rt) {
     const KernelLaunch& launch = state_->launch;
     const Dim3 idx = block_index(launch.grid, cta);
-    const uint32_t warps = uint32_t((launch.block.count() + kWarpSize - 1) / kWarpSize);
-    for (uint32_t w = 0; w < warps; ++w) warps_.emplace_back(*this, launch, idx, w);
+    n_ = uint32_t((launch.block.count() + kWarpSize - 1) / kWarpSize);
+    warps_ = static_cast<WarpRun*>(block_cache().take(n_ * sizeof(WarpRun)));
+    for (uint32_t w = 0; w < n_; ++w)
+      new (&warps_[w]) WarpRun(*this, launch, idx, w);  // a fiber does not move
   }
-  size_t warps() const { return warps_.size(); }
+  ~CtaRun() {
+    for (uint32_t w = n_; w-- > 0;) warps_[w].~WarpRun();
+    block_cache().give(warps_, n_ * sizeof(WarpRun));
+  }
+  CtaRun(const CtaRun&) = delete;
+  CtaRun& operator=(const CtaRun&) = delete;
+  size_t warps() const { return n_; }
 
   bool next(uint32_t w, WarpInst& out) {
     WarpRun& r = warps_[w];
@@ -74,7 +146,8 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
   // Runs every other unfinished warp until it has reached barrier k (the warps behind are at an earlier
   // barrier, which every warp has reached: this one passed it).
   void bring_to_barrier(uint64_t k) {
-    for (auto& o : warps_) {
+    for (uint32_t w = 0; w < n_; ++w) {
+      WarpRun& o = warps_[w];
       while (!o.fiber.done() && o.barriers < k) {
         o.at_barrier = false;
         o.draining = true;  // no batch limit: the warp must reach the barrier
@@ -86,7 +159,8 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
   std::shared_ptr<LaunchState> state_;  // outlives the warps' fibers, which run its body
   PortRuntime& rt_;
   SharedMemory shared_;
-  std::deque<WarpRun> warps_;  // built in place (a fiber does not move)
+  WarpRun* warps_ = nullptr;  // n_ of them, built in place in one block
+  uint32_t n_ = 0;
 };
 
 namespace {
@@ -95,6 +169,8 @@ class PortWarpStream : public WarpStream {
  public:
   PortWarpStream(std::shared_ptr<CtaRun> cta, uint32_t w) : cta_(std::move(cta)), w_(w) {}
   bool next(WarpInst& out) override { return cta_->next(w_, out); }
+  static void* operator new(size_t bytes) { return block_cache().take(bytes); }
+  static void operator delete(void* p, size_t bytes) { block_cache().give(p, bytes); }
 
  private:
   std::shared_ptr<CtaRun> cta_;
@@ -127,7 +203,7 @@ std::unique_ptr<CtaWork> PortKernel::next_cta() {
   if (state_->next_cta >= state_->info.num_ctas) return nullptr;
   auto cta = std::make_unique<CtaWork>();
   cta->cta_id = state_->next_cta;
-  auto run = std::make_shared<CtaRun>(state_, state_->next_cta, rt_);
+  auto run = std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(), state_, state_->next_cta, rt_);
   ++state_->next_cta;
   for (uint32_t w = 0; w < run->warps(); ++w) cta->warps.push_back(std::make_unique<PortWarpStream>(run, w));
   return cta;

@@ -7,17 +7,35 @@ namespace gms::kernels {
 
 Warp::Warp(const Dim3& grid, const Dim3& block, const Dim3& block_idx, uint32_t warp_in_cta,
            SharedMemory& shared, InstSink* sink)
-    : grid_(grid), block_(block), block_idx_(block_idx), warp_(warp_in_cta), shared_(shared), sink_(sink) {
+    : grid_(grid),
+      block_(block),
+      block_idx_(block_idx),
+      warp_(warp_in_cta),
+      shared_(shared),
+      sink_(sink),
+      tid_x_(Int::Uninit{}),
+      tid_y_(Int::Uninit{}),
+      tid_z_(Int::Uninit{}),
+      tid_(Int::Uninit{}) {
   const uint64_t threads = block.count(), first = uint64_t(warp_in_cta) * kWarpSize;  // x fastest
   uint64_t x = first % block.x, yz = first / block.x, y = yz % block.y, z = yz / block.y;
-  for (unsigned l = 0; l < kWarpSize; ++l) {  // counted up, no division per lane
-    tid_.v[l] = int64_t(first + l);
-    tid_x_.v[l] = int64_t(x);
-    tid_y_.v[l] = int64_t(y);
-    tid_z_.v[l] = int64_t(z);
-    if (++x == block.x) {
-      x = 0;
-      if (++y == block.y) y = 0, ++z;
+  if (x + kWarpSize <= block.x) {  // the warp lies in one row of the block (block.x a multiple of 32)
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      tid_.v[l] = int64_t(first + l);
+      tid_x_.v[l] = int64_t(x + l);
+    }
+    tid_y_.v.fill(int64_t(y));
+    tid_z_.v.fill(int64_t(z));
+  } else {
+    for (unsigned l = 0; l < kWarpSize; ++l) {  // counted up, no division per lane
+      tid_.v[l] = int64_t(first + l);
+      tid_x_.v[l] = int64_t(x);
+      tid_y_.v[l] = int64_t(y);
+      tid_z_.v[l] = int64_t(z);
+      if (++x == block.x) {
+        x = 0;
+        if (++y == block.y) y = 0, ++z;
+      }
     }
   }
   threads_ = first >= threads ? 0 : threads - first >= kWarpSize ? ~0u : (1u << (threads - first)) - 1;

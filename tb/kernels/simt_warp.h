@@ -12,6 +12,7 @@
 
 #include "models/common/workload.h"
 #include "tb/kernels/device_array.h"
+#include "tb/kernels/lane_vec.h"
 #include "tb/kernels/lanes.h"
 
 namespace gms::kernels {
@@ -108,6 +109,21 @@ class Warp {
   bool begin(uint32_t pc, MemKind kind, unsigned width, const RegSet& deps);
   void finish();
   uint32_t off() const { return ret_ | brk_ | cont_; }
+  // Every lane's address: base + idx * width.
+  void addresses(uint64_t base, uint64_t width, const Int& idx) {
+    if ((width & (width - 1)) == 0)
+      vec::scaled_add(inst_.addr.data(), idx.v.data(), base, unsigned(__builtin_ctzll(width)));
+    else
+      for (unsigned l = 0; l < kWarpSize; ++l) inst_.addr[l] = base + uint64_t(idx.v[l]) * width;
+  }
+  // A load's result gets its register; the instruction goes out.
+  void loaded(RegSet& deps) {
+    const unsigned reg = next_reg_;
+    next_reg_ = (next_reg_ + 1) % RegSet::kRegs;
+    inst_.writes.set(reg);
+    deps.set(reg);
+    finish();
+  }
   [[noreturn]] static void shared_out_of_range(int64_t i, size_t n);
 
   Dim3 grid_, block_, block_idx_;

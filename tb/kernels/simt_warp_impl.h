@@ -5,6 +5,15 @@ namespace gms::kernels {
 
 template <class T>
 Lanes<T> Warp::load(uint32_t pc, DeviceArray<T>& a, const Int& idx) {
+  if (mask_ == ~0u && vec::all_below(idx.v.data(), a.size())) {  // every lane, one bounds check
+    Lanes<T> r{typename Lanes<T>::Uninit{}};
+    begin(pc, MemKind::Load, sizeof(T), idx.deps);
+    const T* data = a.host().data();
+    for (unsigned l = 0; l < kWarpSize; ++l) r.v[l] = data[idx.v[l]];
+    addresses(a.base(), sizeof(T), idx);
+    loaded(r.deps);
+    return r;
+  }
   Lanes<T> r;
   if (!begin(pc, MemKind::Load, sizeof(T), idx.deps)) return r;
   for (uint32_t b = mask_; b; b &= b - 1) {
@@ -12,11 +21,7 @@ Lanes<T> Warp::load(uint32_t pc, DeviceArray<T>& a, const Int& idx) {
     r.v[l] = a.at(idx.v[l]);
     inst_.addr[l] = a.address(uint64_t(idx.v[l]));
   }
-  const unsigned reg = next_reg_;
-  next_reg_ = (next_reg_ + 1) % RegSet::kRegs;
-  inst_.writes.set(reg);
-  r.deps.set(reg);
-  finish();
+  loaded(r.deps);
   return r;
 }
 
@@ -25,10 +30,17 @@ void Warp::store(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value)
   RegSet deps = idx.deps;
   deps |= detail::deps_of(value);
   if (!begin(pc, MemKind::Store, sizeof(T), deps)) return;
-  for (uint32_t b = mask_; b; b &= b - 1) {  // lane order: the highest lane wins a conflict, as on hardware
-    const unsigned l = unsigned(__builtin_ctz(b));
-    a.at(idx.v[l]) = T(detail::lane(value, l));
-    inst_.addr[l] = a.address(uint64_t(idx.v[l]));
+  // Lane order: the highest lane wins a conflict, as on hardware.
+  if (mask_ == ~0u && vec::all_below(idx.v.data(), a.size())) {  // every lane, one bounds check
+    T* data = a.host().data();
+    for (unsigned l = 0; l < kWarpSize; ++l) data[idx.v[l]] = T(detail::lane(value, l));
+    addresses(a.base(), sizeof(T), idx);
+  } else {
+    for (uint32_t b = mask_; b; b &= b - 1) {
+      const unsigned l = unsigned(__builtin_ctz(b));
+      a.at(idx.v[l]) = T(detail::lane(value, l));
+      inst_.addr[l] = a.address(uint64_t(idx.v[l]));
+    }
   }
   finish();
 }
