@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define GMS_FIBER_ASAN 1
 #endif
@@ -64,6 +65,10 @@ void* StackPool::take() {
   if (!free_.empty()) {
     void* s = free_.back();
     free_.pop_back();
+#ifdef GMS_FIBER_ASAN
+    // A fiber leaves its stack by switching away, not by returning: its frames' redzones stay poisoned.
+    ASAN_UNPOISON_MEMORY_REGION(s, stack_bytes_);
+#endif
     return s;
   }
   void* m = mmap(nullptr, stack_bytes_ + page_, PROT_READ | PROT_WRITE,
@@ -71,6 +76,9 @@ void* StackPool::take() {
   if (m == MAP_FAILED) throw std::bad_alloc();
   mprotect(m, page_, PROT_NONE);  // an overflow faults instead of corrupting the next stack
   maps_.push_back(m);
+#ifdef GMS_FIBER_ASAN
+  ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(m) + page_, stack_bytes_);  // stale shadow of an earlier map
+#endif
   return static_cast<char*>(m) + page_;
 }
 
@@ -91,10 +99,13 @@ Fiber::~Fiber() {
   if (stack_) pool_.give(stack_);
 }
 
-void Fiber::start(Fiber* f) {
+void Fiber::entered() {
 #ifdef GMS_FIBER_ASAN
-  __sanitizer_finish_switch_fiber(nullptr, &f->caller_stack_, &f->caller_stack_bytes_);
+  __sanitizer_finish_switch_fiber(nullptr, &caller_stack_, &caller_stack_bytes_);
 #endif
+}
+
+void Fiber::start(Fiber* f) {
   try {
     f->body_();
   } catch (const Cancel&) {
@@ -117,7 +128,9 @@ void Fiber::start(Fiber* f) {
 
 #if !defined(__x86_64__)
 void Fiber::entry(unsigned lo, unsigned hi) {
-  start(reinterpret_cast<Fiber*>(uintptr_t(lo) | (uintptr_t(hi) << 32)));
+  Fiber* f = reinterpret_cast<Fiber*>(uintptr_t(lo) | (uintptr_t(hi) << 32));
+  f->entered();
+  start(f);
 }
 #endif
 
