@@ -176,7 +176,7 @@ void register_parboil_mri_q(PortRegistry& r) {
       "medium one), its data file replaced by seeded uniform values in [-0.5, 0.5) (seed = 1); unscaled: 1 + "
       "2 "
       "launches, 115 K warp memory instructions and 34 M instructions of compute";
-  p.papers = "003 (reuse distance)";
+  p.papers = "reuse distance (003)";
   p.kernels = "ComputePhiMag_GPU, ComputeQ_GPU";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     // ComputeQ_GPU has no bounds test: numX a multiple of 256.

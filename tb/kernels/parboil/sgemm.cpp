@@ -123,7 +123,7 @@ void register_parboil_sgemm(PortRegistry& r) {
       "Parboil's medium input, unscaled: A 1024 x 992, B^T 1056 x 992 (m = 1024, n = 1056, k = 992; 8.2 "
       "MiB), "
       "its data files replaced by seeded uniform values in [-1, 1) (seed = 1): 2.95 M warp instructions";
-  p.papers = "003 (reuse distance)";
+  p.papers = "reuse distance (003)";
   p.kernels = "mysgemmNT";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     // The kernel assumes m a multiple of 128, n of 16 and k of 8 (regtileSgemm's note).

@@ -244,7 +244,7 @@ void register_parboil_spmv(PortRegistry& r) {
       "entries within 400 of the diagonal (rows = 11948, nnz_lower = 80519, band = 400, seed = 1), in "
       "Parboil's JDS layout. 50 launches, as the source (iterations: 2 is paper 003's cap on Parboil's "
       "iterations)";
-  p.papers = "000 (TSC), 001 (G-Cache), 003 (reuse distance)";
+  p.papers = "TSC (000), G-Cache (001), reuse distance (003)";
   p.kernels = "spmv_jds";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t rows = s.get_uint("rows", 11948, 32, 4000 * 32);

@@ -207,7 +207,7 @@ void register_parboil_stencil(PortRegistry& r) {
       "values (seed = 1); 2 iterations (paper 003 caps Parboil's iterations at 2; the source's 100 would "
       "make "
       "224 M warp instructions; 2 make 4.48 M, barriers included)";
-  p.papers = "000 (TSC), 001 (G-Cache), 003 (reuse distance)";
+  p.papers = "TSC (000), G-Cache (001), reuse distance (003)";
   p.kernels = "block2D_hybrid_coarsen_x";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t nx = s.get_uint("nx", 512, 3, 8192);

@@ -113,7 +113,7 @@ void register_polybench_atax(PortRegistry& r) {
       "n = 1024 (NX = NY; PolyBench MINI_DATASET, A 4 MiB). The STANDARD 4096 (64 MiB) makes 25 M warp "
       "instructions (each element computed by 8 warps), SMALL 2048 6.3 M; 1024 makes 1.57 M and A is still "
       "5x the fermi LLC (768 KiB), streamed";
-  p.papers = std::string(polybench::kPapers) + " ('atax 0', 'atax 1')";
+  p.papers = "reuse distance (003, PolyBench/GPU: atax 0, atax 1)";
   p.kernels = "atax_kernel1, atax_kernel2";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     return std::make_unique<Atax>(uint32_t(s.get_uint("n", 1024, 1, 16384)));

@@ -89,7 +89,7 @@ void register_polybench_gemm(PortRegistry& r) {
   p.input =
       "n = 256 (NI = NJ = NK; PolyBench SMALL_DATASET, 768 KiB: A, B, C). The STANDARD 512 (3 MiB) makes "
       "12.6 M warp instructions; 256 makes 1.58 M and its footprint is still the fermi LLC's size (768 KiB)";
-  p.papers = std::string(polybench::kPapers) + "; 004 (GEMM [43], 1.8 MB of shared LLC data)";
+  p.papers = std::string(polybench::kPapers) + ", H-Xbar LLC (004, GEMM: 1.8 MB of shared LLC data)";
   p.kernels = "gemm_kernel";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     return std::make_unique<Gemm>(uint32_t(s.get_uint("n", 256, 1, 8192)));

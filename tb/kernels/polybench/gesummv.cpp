@@ -95,7 +95,8 @@ void register_polybench_gesummv(PortRegistry& r) {
   p.suite = polybench::kSuite;
   p.source = std::string(polybench::kRepo) + "CUDA/linear-algebra/kernels/gesummv/gesummv.cu";
   p.input =
-      "n = 2048 (PolyBench STANDARD_DATASET is 4096: A and B 64 MiB each, 4.19 M warp instructions and 142 CPU s on "
+      "n = 2048 (PolyBench STANDARD_DATASET is 4096: A and B 64 MiB each, 4.19 M warp instructions and 142 "
+      "CPU s on "
       "fermi); at 2048 A and B are 16 MiB each, still 20x the fermi LLC, about 1.05 M instructions";
   p.papers = polybench::kPapers;
   p.kernels = "gesummv_kernel";

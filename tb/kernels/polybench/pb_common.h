@@ -13,7 +13,7 @@ namespace gms::kernels::polybench {
 inline constexpr const char* kSuite = "PolyBench-ACC 1.0 (PolyBench/GPU), CUDA";
 inline constexpr const char* kRepo = "github.com/cavazos-lab/PolyBench-ACC @70ea4ca, ";
 // Paper 003 (reuse-distance model) runs PolyBench/GPU with its default data sizes.
-inline constexpr const char* kPapers = "003 (PolyBench/GPU)";
+inline constexpr const char* kPapers = "reuse distance (003, PolyBench/GPU)";
 
 // The host code's (size_t)ceil((float)n / (float)b).
 inline uint32_t grid_of(uint64_t n, uint32_t b) {

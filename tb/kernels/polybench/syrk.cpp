@@ -87,7 +87,7 @@ void register_polybench_syrk(PortRegistry& r) {
   p.input =
       "n = 256 (NI = NJ; PolyBench MINI_DATASET, 512 KiB: A, C). The STANDARD 1024 (8 MiB) makes 100 M warp "
       "instructions, SMALL 512 12.6 M; 256 makes 1.58 M, footprint 2/3 of the fermi LLC (768 KiB)";
-  p.papers = std::string(polybench::kPapers) + "; 001 (G-Cache, SYRK)";
+  p.papers = std::string("G-Cache (001, SYRK), ") + polybench::kPapers;
   p.kernels = "syrk_kernel";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     return std::make_unique<Syrk>(uint32_t(s.get_uint("n", 256, 1, 8192)));

@@ -145,7 +145,7 @@ void register_sdk_blackscholes(PortRegistry& r) {
       "RandFloat's ranges (seed 5347; the sample uses srand/rand); 8 launches instead of NUM_ITERATIONS = "
       "512 "
       "(each launch repeats the same 80 MB stream; 512 would make 160 M warp instructions, 8 make 2.5 M)";
-  p.papers = "004 (BlackScholes [45], LLC-neutral)";
+  p.papers = "H-Xbar LLC (004, BS: LLC-neutral)";
   p.kernels = "BlackScholesGPU";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t n = s.get_uint("options", 4000000, 2, uint64_t(1) << 30) / 2 * 2;
