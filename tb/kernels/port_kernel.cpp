@@ -1,5 +1,6 @@
 #include "tb/kernels/port_kernel.h"
 
+#include <cstddef>
 #include <new>
 #include <stdexcept>
 #include <vector>
@@ -18,69 +19,6 @@ Dim3 block_index(const Dim3& grid, uint64_t linear) {
   return b;
 }
 
-// Blocks that ended CTAs gave back, by size, for the next CTAs: a steady stream of CTAs allocates nothing
-// for its runs, warps and streams (at most kKeep blocks of a size are kept: memory stays flat).
-class BlockCache {
- public:
-  ~BlockCache() {
-    for (auto& l : lists_)
-      for (void* p : l.free) ::operator delete(p);
-  }
-  void* take(size_t bytes) {
-    for (auto& l : lists_)
-      if (l.bytes == bytes && !l.free.empty()) {
-        void* p = l.free.back();
-        l.free.pop_back();
-        return p;
-      }
-    return ::operator new(bytes);
-  }
-  void give(void* p, size_t bytes) {
-    for (auto& l : lists_)
-      if (l.bytes == bytes) {
-        if (l.free.size() < kKeep) return l.free.push_back(p);
-        return ::operator delete(p);
-      }
-    if (lists_.size() < kSizes) {
-      lists_.push_back({bytes, {p}});
-      return;
-    }
-    ::operator delete(p);
-  }
-
- private:
-  static constexpr size_t kKeep = 4096, kSizes = 16;
-  struct List {
-    size_t bytes;
-    std::vector<void*> free;
-  };
-  std::vector<List> lists_;
-};
-
-BlockCache& block_cache() {
-  static thread_local BlockCache c;
-  return c;
-}
-
-// std::allocator's interface over the block cache (for allocate_shared).
-template <class T>
-struct CachedAlloc {
-  using value_type = T;
-  CachedAlloc() = default;
-  template <class U>
-  CachedAlloc(const CachedAlloc<U>&) {}  // NOLINT: rebinding
-  T* allocate(size_t n) { return static_cast<T*>(block_cache().take(n * sizeof(T))); }
-  void deallocate(T* p, size_t n) { block_cache().give(p, n * sizeof(T)); }
-  template <class U>
-  bool operator==(const CachedAlloc<U>&) const {
-    return true;
-  }
-  template <class U>
-  bool operator!=(const CachedAlloc<U>&) const {
-    return false;
-  }
-};
-
 }  // namespace
 
 // One CTA in flight: its warps' fibers, instruction buffers and barrier progress.
@@ -91,13 +29,13 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
     const KernelLaunch& launch = state_->launch;
     const Dim3 idx = block_index(launch.grid, cta);
     n_ = uint32_t((launch.block.count() + kWarpSize - 1) / kWarpSize);
-    warps_ = static_cast<WarpRun*>(block_cache().take(n_ * sizeof(WarpRun)));
+    warps_ = static_cast<WarpRun*>(rt_.blocks.take(n_ * sizeof(WarpRun)));
     for (uint32_t w = 0; w < n_; ++w)
       new (&warps_[w]) WarpRun(*this, launch, idx, w);  // a fiber does not move
   }
   ~CtaRun() {
     for (uint32_t w = n_; w-- > 0;) warps_[w].~WarpRun();
-    block_cache().give(warps_, n_ * sizeof(WarpRun));
+    rt_.blocks.give(warps_, n_ * sizeof(WarpRun));
   }
   CtaRun(const CtaRun&) = delete;
   CtaRun& operator=(const CtaRun&) = delete;
@@ -165,14 +103,25 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
 
 namespace {
 
-class PortWarpStream : public WarpStream {
+// Made with `new (cache) PortWarpStream(...)`: the block, from the run's cache, starts with a header naming
+// the cache, so the deleting destructor (through unique_ptr<WarpStream>) gives it back there.
+class PortWarpStream final : public WarpStream {
  public:
   PortWarpStream(std::shared_ptr<CtaRun> cta, uint32_t w) : cta_(std::move(cta)), w_(w) {}
   bool next(WarpInst& out) override { return cta_->next(w_, out); }
-  static void* operator new(size_t bytes) { return block_cache().take(bytes); }
-  static void operator delete(void* p, size_t bytes) { block_cache().give(p, bytes); }
+  static void* operator new(size_t bytes, BlockCache& cache) {
+    char* raw = static_cast<char*>(cache.take(bytes + kHeader));
+    *reinterpret_cast<BlockCache**>(raw) = &cache;
+    return raw + kHeader;
+  }
+  static void operator delete(void* p, size_t bytes) {
+    char* raw = static_cast<char*>(p) - kHeader;
+    (*reinterpret_cast<BlockCache**>(raw))->give(raw, bytes + kHeader);
+  }
+  static void operator delete(void* p, BlockCache&) { operator delete(p, sizeof(PortWarpStream)); }
 
  private:
+  static constexpr size_t kHeader = alignof(std::max_align_t);
   std::shared_ptr<CtaRun> cta_;
   uint32_t w_;
 };
@@ -203,9 +152,10 @@ std::unique_ptr<CtaWork> PortKernel::next_cta() {
   if (state_->next_cta >= state_->info.num_ctas) return nullptr;
   auto cta = std::make_unique<CtaWork>();
   cta->cta_id = state_->next_cta;
-  auto run = std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(), state_, state_->next_cta, rt_);
+  auto run = std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), state_, state_->next_cta, rt_);
   ++state_->next_cta;
-  for (uint32_t w = 0; w < run->warps(); ++w) cta->warps.push_back(std::make_unique<PortWarpStream>(run, w));
+  for (uint32_t w = 0; w < run->warps(); ++w)
+    cta->warps.push_back(std::unique_ptr<WarpStream>(new (rt_.blocks) PortWarpStream(run, w)));
   return cta;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/common/workload.h"
+#include "tb/kernels/block_cache.h"
 #include "tb/kernels/fiber.h"
 #include "tb/kernels/simt_warp.h"
 
@@ -25,9 +26,11 @@ struct KernelLaunch {
   std::function<void(Warp&)> body;
 };
 
-// What a run of the port shares among its kernels' CTAs: fiber stacks and the batch size.
+// What a run of the port shares among its kernels' CTAs: fiber stacks, memory blocks and the batch size.
+// It must outlive every CTA handed out.
 struct PortRuntime {
   StackPool stacks;
+  BlockCache blocks;
   unsigned batch = 32;  // instructions a warp makes per resume (fewer at a barrier or its end)
 };
 
