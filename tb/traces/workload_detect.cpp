@@ -70,7 +70,8 @@ std::unique_ptr<InputFile> open_workload_input(const std::string& path) {
   if (std::filesystem::is_directory(path, ec) || is_port_name(path)) return nullptr;
   if (!std::filesystem::exists(path, ec) && path.find('/') != std::string::npos &&
       path.find('/') == path.rfind('/') && path.find('.') == std::string::npos)  // looks like suite/name
-    throw ConfigError(path + ": no such file, and no kernel port of that name (gpumemsys kernels lists them)");
+    throw ConfigError(path +
+                      ": no such file, and no kernel port of that name (gpumemsys kernels lists them)");
   auto in = std::make_unique<InputFile>(path);
   in->peek(kSniffBytes);
   return in;
