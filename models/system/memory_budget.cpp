@@ -98,19 +98,6 @@ uint64_t l1_bytes(const L1Params& p) {
 
 }  // namespace
 
-std::string format_bytes(uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-  double v = double(bytes);
-  unsigned u = 0;
-  while (v >= 1024 && u + 1 < sizeof units / sizeof *units) {
-    v /= 1024;
-    ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u ? "%.1f %s" : "%.0f %s", v, units[u]);
-  return buf;
-}
-
 MemoryEstimate estimate_memory(const SystemConfig& c) {
   MemoryEstimate e;
   const uint64_t sms = c.sm.count, slices = c.llc.slices, channels = c.dram.channels;
@@ -222,25 +209,27 @@ uint64_t memory_in_use(const MemoryLimit& l) {
   return 0;  // system.memory_limit_mb bounds the system's own structures
 }
 
-uint64_t MemoryBudget::data_bytes() const {
+uint64_t MemoryBudget::left() const {
   const uint64_t held = add(estimate, in_use);
-  if (held >= limit.bytes) return 0;
-  // Kept back for what neither the estimate nor the data count: the output files' text, the heap's own
-  // slack, a few more payloads in flight. Measured: with none kept, runs stopped by the budget under
-  // `ulimit -v` peaked within 0.5% of the limit.
-  const uint64_t left = limit.bytes - held;
-  const uint64_t reserve = std::min(left / 2, std::max<uint64_t>(uint64_t(8) << 20, limit.bytes / 64));
-  return left - reserve;
+  return held < limit.bytes ? limit.bytes - held : 0;
+}
+
+// Kept back for what neither the estimate nor the data count: the output files' text, the heap's own slack,
+// a few more payloads in flight. Measured: with none kept, runs stopped by the budget under `ulimit -v`
+// peaked within 0.5% of the limit.
+uint64_t MemoryBudget::reserve() const {
+  return std::min(left() / 2, std::max<uint64_t>(uint64_t(8) << 20, limit.bytes / 64));
+}
+
+uint64_t MemoryBudget::data_bytes() const {
+  return left() - reserve();
 }
 
 std::string MemoryBudget::data_text() const {
   std::string t = "the " + format_bytes(limit.bytes) + " limit (" + limit.source + ") less " +
                   format_bytes(estimate) + " estimated for the system's structures";
   if (in_use) t += ", " + format_bytes(in_use) + " in use before it was built";
-  return t + " and " +
-         format_bytes(add(estimate, in_use) < limit.bytes ? limit.bytes - estimate - in_use - data_bytes()
-                                                          : 0) +
-         " kept for outputs";
+  return t + " and " + format_bytes(reserve()) + " kept for outputs";
 }
 
 MemoryBudget check_memory_budget(const SystemConfig& cfg) {

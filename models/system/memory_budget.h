@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/common/format_bytes.h"  // format_bytes, for callers
 #include "models/system/system_config.h"
 
 namespace gms {
@@ -55,6 +56,8 @@ struct MemoryBudget {
   // limit - in_use - estimate, less a reserve of limit/64 (at least 8 MiB, at most half of what is left)
   // for outputs and heap slack; 0 when the estimate and in_use exceed the limit.
   uint64_t data_bytes() const;
+  uint64_t left() const;     // limit - in_use - estimate (0 when they exceed it)
+  uint64_t reserve() const;  // the part of left() kept for outputs and heap slack
   // "the 64.0 MiB limit (system.memory_limit_mb) less 12.3 MiB estimated for the system's structures[,
   // 15.0 MiB in use before it was built] and 8.0 MiB kept for outputs"
   std::string data_text() const;
@@ -63,8 +66,5 @@ struct MemoryBudget {
 // Throws ConfigError naming the largest parts and their keys, the estimate and the limit, when the estimate
 // plus what the process already holds (memory_in_use) exceeds the limit; else returns the budget.
 MemoryBudget check_memory_budget(const SystemConfig& cfg);
-
-// "1.5 GiB", "320.0 MiB", "12.0 KiB".
-std::string format_bytes(uint64_t bytes);
 
 }  // namespace gms

@@ -11,6 +11,7 @@
 
 #include "models/common/clock.h"
 #include "models/common/data_budget.h"
+#include "models/common/format_bytes.h"
 #include "models/dram/backing_store.h"
 #include "models/system/gpu_mem_sys.h"
 #include "models/system/memory_budget.h"
@@ -103,17 +104,16 @@ void GpuSystem::throw_input_errors() const {
     if (f->failed()) throw ConfigError(f->error());
   const DataBudget& b = mem_->data_budget();
   if (!b.exceeded()) return;
-  // Where the data went, and what to change: the golden memory keeps about three bytes per byte written.
-  constexpr double kMiB = 1024.0 * 1024.0;
+  // Where the data went, and what to change.
   uint64_t golden = 0;
   for (const auto& c : checkers_) golden += c->data_bytes();
   std::ostringstream os;
   os << std::fixed << std::setprecision(3) << b.error() << " at "
      << sc_core::sc_time_stamp().to_seconds() * 1e6 << " us: the backing store holds "
-     << mem_->memory().pages() << " written 4 KiB pages (" << std::setprecision(1)
-     << double(mem_->memory().data_bytes()) / kMiB << " MiB)";
+     << mem_->memory().pages() << " written 4 KiB pages (" << format_bytes(mem_->memory().data_bytes())
+     << ")";
   if (!checkers_.empty())
-    os << ", the golden memory " << double(golden) / kMiB << " MiB; run with --no-check to drop the latter, ";
+    os << ", the golden memory " << format_bytes(golden) << "; run with --no-check to drop the latter, ";
   else
     os << "; ";
   os << "write a smaller footprint, or raise the limit (system.memory_limit_mb)";
