@@ -1,7 +1,9 @@
 // Kernel-port generation speed (docs/kernels.md, "Generation speed"): pulls every warp stream of a port as an
 // SM does, without a simulator (kernel after kernel; a few CTAs resident at once, their warps interleaved
 // round robin one instruction at a time; a CTA that ends is replaced by the next), and prints warp
-// instructions per CPU second and the process's peak RSS. Each port runs in a process of its own (this
+// instructions per CPU second (every instruction the kernel executes, as Nsight's inst_executed: memory
+// instructions, barriers and the compute between them) beside memory instructions per CPU second, and the
+// process's peak RSS. Each port runs in a process of its own (this
 // executable, re-run), so its peak RSS is its own.
 //   bench_port_generation [--resident N] [--hash] [PORT[:key=value,...] ...]
 //       the ports named (default: every registered port at its default input)
@@ -116,8 +118,10 @@ struct Hash {
   }
 };
 
+// insts: the stream's instructions (memory and barriers); compute: the instructions between them (the
+// gaps). Their sum is every warp instruction the kernel executes, as Nsight's inst_executed counts them.
 struct Result {
-  uint64_t kernels = 0, ctas = 0, warps = 0, insts = 0;
+  uint64_t kernels = 0, ctas = 0, warps = 0, insts = 0, compute = 0;
   uint64_t hash = 0;
 };
 
@@ -154,6 +158,7 @@ Result pull(Workload& wl, unsigned resident, bool hashing) {
           if (l.done[w]) continue;
           if (l.cta->warps[w]->next(inst)) {
             ++r.insts;
+            r.compute += inst.gap;
             if (hashing) h.mix(inst);
           } else {
             l.done[w] = true;
@@ -179,11 +184,13 @@ int run_one(const std::string& ref, unsigned resident, bool hashing) {
   const Result r = pull(*w, resident, hashing);
   const double cpu = cpu_seconds() - c0, wall = std::chrono::duration<double>(clk::now() - t0).count();
   const std::string wrong = w->check();
+  const uint64_t all = r.insts + r.compute;
   std::printf(
-      "%-24s insts %10llu  ctas %8llu  warps %9llu  cpu %7.3f s  wall %7.3f s  %7.2f M/s  "
-      "footprint %8.1f MiB  rss %7.1f -> %7.1f MiB",
-      ref.c_str(), (unsigned long long)r.insts, (unsigned long long)r.ctas, (unsigned long long)r.warps, cpu,
-      wall, cpu > 0 ? double(r.insts) / cpu / 1e6 : 0.0, double(bytes) / 1048576.0, rss0, peak_rss_mib());
+      "%-24s warp insts %11llu (memory %10llu)  ctas %8llu  warps %9llu  cpu %7.3f s  wall %7.3f s  "
+      "%7.2f M/s (memory %6.2f M/s)  footprint %7.1f MiB  rss %6.1f -> %6.1f MiB",
+      ref.c_str(), (unsigned long long)all, (unsigned long long)r.insts, (unsigned long long)r.ctas,
+      (unsigned long long)r.warps, cpu, wall, cpu > 0 ? double(all) / cpu / 1e6 : 0.0,
+      cpu > 0 ? double(r.insts) / cpu / 1e6 : 0.0, double(bytes) / 1048576.0, rss0, peak_rss_mib());
   if (hashing) std::printf("  hash %016llx", (unsigned long long)r.hash);
   // mvt's 8 warps per CTA race on x (docs/kernels.md): its check() expects the warp-after-warp order of a
   // functional run, not the interleaving pulled here.
@@ -200,7 +207,7 @@ int run_one(const std::string& ref, unsigned resident, bool hashing) {
 // Runs `one` in a fresh process; returns its line's numbers through the pipe's text.
 struct Line {
   bool ok = false;
-  uint64_t insts = 0;
+  uint64_t insts = 0, memory = 0;
   double cpu = 0, wall = 0, rss = 0;
 };
 
@@ -229,11 +236,13 @@ Line child(const char* self, const std::vector<std::string>& args) {
   std::fflush(stdout);
   Line l;
   const char* p = std::strstr(out.c_str(), "insts ");
+  const char* m = std::strstr(out.c_str(), "(memory ");
   const char* c = std::strstr(out.c_str(), "cpu ");
   const char* w = std::strstr(out.c_str(), "wall ");
   const char* r = std::strstr(out.c_str(), "-> ");
-  if (!p || !c || !w || !r) return l;
+  if (!p || !m || !c || !w || !r) return l;
   l.insts = std::strtoull(p + 6, nullptr, 10);
+  l.memory = std::strtoull(m + 8, nullptr, 10);
   l.cpu = std::strtod(c + 4, nullptr);
   l.wall = std::strtod(w + 5, nullptr);
   l.rss = std::strtod(r + 3, nullptr);
@@ -295,7 +304,7 @@ int main(int argc, char** argv) {
       for (const PortInfo* p : PortRegistry::builtin().all()) refs.push_back(p->name);
     std::printf("== kernel-port generation: %u CTAs resident, warps round robin, one instruction at a time\n",
                 resident);
-    uint64_t insts = 0;
+    uint64_t insts = 0, memory = 0;
     double cpu = 0, wall = 0, rss = 0;
     bool ok = true;
     for (const std::string& r : refs) {
@@ -304,12 +313,14 @@ int main(int argc, char** argv) {
       a.push_back(r);
       const Line l = child(argv[0], a);
       ok &= l.ok;
-      insts += l.insts, cpu += l.cpu, wall += l.wall;
+      insts += l.insts, memory += l.memory, cpu += l.cpu, wall += l.wall;
       rss = std::max(rss, l.rss);
     }
-    std::printf("%-24s insts %10llu  cpu %7.3f s  wall %7.3f s  %7.2f M/s  largest peak rss %.1f MiB\n",
-                "overall", (unsigned long long)insts, cpu, wall, cpu > 0 ? double(insts) / cpu / 1e6 : 0.0,
-                rss);
+    std::printf(
+        "%-24s warp insts %11llu (memory %10llu)  cpu %7.3f s  wall %7.3f s  %7.2f M/s (memory %6.2f M/s)  "
+        "largest peak rss %.1f MiB\n",
+        "overall", (unsigned long long)insts, (unsigned long long)memory, cpu, wall,
+        cpu > 0 ? double(insts) / cpu / 1e6 : 0.0, cpu > 0 ? double(memory) / cpu / 1e6 : 0.0, rss);
     return ok ? 0 : 1;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench_port_generation: %s\n", e.what());

@@ -48,7 +48,8 @@ gms_fiber_trampoline:
   ud2
   .size gms_fiber_trampoline, .-gms_fiber_trampoline
 )");
-extern "C" void gms_fiber_start(void* fiber);
+// Called only from the assembly above, which link-time optimisation cannot see: `used` keeps it.
+extern "C" __attribute__((used)) void gms_fiber_start(void* fiber);
 #endif
 
 namespace gms::kernels {
@@ -207,7 +208,7 @@ void Fiber::switch_to_caller() {
 }  // namespace gms::kernels
 
 #if defined(__x86_64__)
-extern "C" void gms_fiber_start(void* fiber) {
+extern "C" __attribute__((used)) void gms_fiber_start(void* fiber) {
   gms::kernels::Fiber::start_from_trampoline(static_cast<gms::kernels::Fiber*>(fiber));
 }
 #endif

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "tb/kernels/lane_vec.h"
+#include "tb/kernels/simt_warp.h"
 
 namespace gms::kernels {
 
@@ -66,11 +67,18 @@ void InstBuffer::grow() {
   capacity_ = cap;
 }
 
-void InstBuffer::push(const WarpInst& w) {
+void InstBuffer::push(const WarpInst& w, const AddrProgression* prog) {
   if (capacity_ < size_ + kMaxInstBytes) grow();
   uint64_t first = 0, stride = 0;
   const bool has_addr = w.kind != MemKind::Barrier;
-  const bool is_strided = has_addr && strided(w, first, stride);
+  bool is_strided = false;
+  if (prog && has_addr) {
+    first = prog->first;
+    stride = prog->stride;
+    is_strided = true;
+  } else {
+    is_strided = has_addr && strided(w, first, stride);
+  }
   uint8_t flags = 0;
   if (is_strided) flags |= kStrided;
   if (w.waits_on.any()) flags |= kWaits;

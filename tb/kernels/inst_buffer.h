@@ -10,13 +10,16 @@
 
 namespace gms::kernels {
 
+struct AddrProgression;
+
 class InstBuffer {
  public:
   InstBuffer() = default;
   InstBuffer(const InstBuffer&) = delete;
   InstBuffer& operator=(const InstBuffer&) = delete;
 
-  void push(const WarpInst& inst);
+  // `prog` non-null: the active lanes' addresses are prog->first + lane * prog->stride (inst.addr unread).
+  void push(const WarpInst& inst, const AddrProgression* prog = nullptr);
   // The oldest instruction not yet popped; false when none is left (the buffer is then emptied).
   bool pop(WarpInst& out);
   size_t count() const { return count_; }

@@ -59,4 +59,32 @@ inline void progression(uint64_t* a, uint64_t first, uint64_t stride, uint32_t m
   }
 }
 
+// Whether the 32 signed words x[l] equal x[0] + l * s for one s with |s| < 2^32 (then set): a warp's index
+// that steps by a constant, so its bounds are its two ends and its addresses a progression.
+inline bool index_progression(const int64_t* x, int64_t& s) {
+  const int64_t d = int64_t(uint64_t(x[1]) - uint64_t(x[0]));
+  if (d >= (int64_t(1) << 32) || d <= -(int64_t(1) << 32)) return false;
+  if (!is_progression(reinterpret_cast<const uint64_t*>(x), uint64_t(x[0]), uint64_t(d))) return false;
+  s = d;
+  return true;
+}
+
+// The mask of lanes whose bool is true (32 bools of one byte, 0 or 1).
+inline uint32_t true_lanes(const bool* b) {
+  using U8x16 = uint8_t __attribute__((vector_size(16)));
+  using I8x16 = char __attribute__((vector_size(16)));
+  U8x16 lo, hi;
+  std::memcpy(&lo, b, 16);
+  std::memcpy(&hi, b + 16, 16);
+#if defined(__SSE2__)
+  // A bool is 0 or 1: shifted to the sign bit, one movemask gathers 16 lanes.
+  const I8x16 l = I8x16(lo << 7), h = I8x16(hi << 7);
+  return uint32_t(__builtin_ia32_pmovmskb128(l)) | uint32_t(__builtin_ia32_pmovmskb128(h)) << 16;
+#else
+  uint32_t m = 0;
+  for (unsigned i = 0; i < 16; ++i) m |= uint32_t(lo[i]) << i | uint32_t(hi[i]) << (i + 16);
+  return m;
+#endif
+}
+
 }  // namespace gms::kernels::vec

@@ -60,8 +60,8 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
         : cta(cta),
           warp(launch.grid, launch.block, idx, w, cta.shared_, this),
           fiber([this, &launch] { launch.body(warp); }, cta.rt_.stacks) {}
-    void emit(const WarpInst& inst) override {
-      buffer.push(inst);
+    void emit(const WarpInst& inst, const AddrProgression* prog) override {
+      buffer.push(inst, prog);
       if (buffer.count() >= cta.rt_.batch && !draining) fiber.yield();
     }
     void barrier() override {
@@ -154,6 +154,7 @@ std::unique_ptr<CtaWork> PortKernel::next_cta() {
   cta->cta_id = state_->next_cta;
   auto run = std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), state_, state_->next_cta, rt_);
   ++state_->next_cta;
+  cta->warps.reserve(run->warps());
   for (uint32_t w = 0; w < run->warps(); ++w)
     cta->warps.push_back(std::unique_ptr<WarpStream>(new (rt_.blocks) PortWarpStream(run, w)));
   return cta;

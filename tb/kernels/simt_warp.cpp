@@ -43,9 +43,7 @@ Warp::Warp(const Dim3& grid, const Dim3& block, const Dim3& block_idx, uint32_t 
 }
 
 uint32_t Warp::lanes_of(const Bool& c) const {
-  uint32_t m = 0;
-  for (unsigned l = 0; l < kWarpSize; ++l) m |= uint32_t(c.v[l]) << l;
-  return m;
+  return vec::true_lanes(c.v.data());
 }
 
 bool Warp::begin(uint32_t pc, MemKind kind, unsigned width, const RegSet& deps) {
@@ -55,15 +53,17 @@ bool Warp::begin(uint32_t pc, MemKind kind, unsigned width, const RegSet& deps) 
   inst_.width = uint8_t(width);
   inst_.active_mask = mask_;
   inst_.gap = gap_;
-  inst_.waits_on = deps;
-  inst_.waits_on |= ctrl_deps_;
-  inst_.wait_gap = inst_.waits_on.any() ? gap_ : 0;
+  RegSet waits = deps;  // made here and stored once (a store forwarded into a wider load stalls)
+  waits |= ctrl_deps_;
+  inst_.waits_on = waits;
+  inst_.wait_gap = waits.any() ? gap_ : 0;
   inst_.writes.clear();
   return true;
 }
 
 void Warp::finish() {
-  if (sink_) sink_->emit(inst_);
+  if (sink_) sink_->emit(inst_, has_prog_ ? &prog_ : nullptr);
+  has_prog_ = false;
   gap_ = 0;
   ctrl_deps_.clear();
 }
@@ -81,7 +81,7 @@ void Warp::sync() {
   inst_.wait_gap = 0;
   inst_.writes.clear();
   if (sink_) {
-    sink_->emit(inst_);
+    sink_->emit(inst_, nullptr);
     sink_->barrier();
   }
   gap_ = 0;

@@ -22,12 +22,18 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
+struct AddrProgression {
+  uint64_t first = 0, stride = 0;
+};
+
 // Where a warp's instructions go: a buffer the SM drains (and, when a batch is full or at a barrier, a way
 // to hand over control), or nowhere (a functional run computes results only).
 class InstSink {
  public:
   virtual ~InstSink() = default;
-  virtual void emit(const WarpInst& inst) = 0;
+  // `prog` non-null: the active lanes' addresses are prog->first + lane * prog->stride, and inst.addr is
+  // not filled (the common case, kept as two numbers from the index to the buffer).
+  virtual void emit(const WarpInst& inst, const AddrProgression* prog) = 0;
   virtual void barrier() = 0;  // after emitting the barrier instruction: wait for the CTA's other warps
 };
 
@@ -109,6 +115,17 @@ class Warp {
   bool begin(uint32_t pc, MemKind kind, unsigned width, const RegSet& deps);
   void finish();
   uint32_t off() const { return ret_ | brk_ | cont_; }
+  // Whether every lane is active and idx steps by a constant inside [0, n): then `step` is that constant
+  // and the instruction's addresses are the progression from base + idx[0] * width.
+  bool progression(const Int& idx, size_t n, uint64_t base, uint64_t width, int64_t& step) {
+    if (mask_ != ~0u || !vec::index_progression(idx.v.data(), step)) return false;
+    const int64_t first = idx.v[0], last = first + int64_t(kWarpSize - 1) * step;
+    if (first < 0 || last < 0 || uint64_t(first) >= n || uint64_t(last) >= n) return false;
+    prog_.first = base + uint64_t(first) * width;
+    prog_.stride = uint64_t(step) * width;
+    has_prog_ = true;
+    return true;
+  }
   // Every lane's address: base + idx * width.
   void addresses(uint64_t base, uint64_t width, const Int& idx) {
     if ((width & (width - 1)) == 0)
@@ -136,6 +153,8 @@ class Warp {
   RegSet ctrl_deps_;                       // branch conditions' loads: the next instruction waits for them
   uint32_t gap_ = 0;
   unsigned next_reg_ = 0;
+  bool has_prog_ = false;  // the instruction being made has prog_'s addresses (inst_.addr unused)
+  AddrProgression prog_;
   WarpInst inst_;
 };
 

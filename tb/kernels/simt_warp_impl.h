@@ -1,10 +1,24 @@
 // Warp's templates (simt_warp.h).
 #pragma once
+#include <cstring>
+#include <type_traits>
 
 namespace gms::kernels {
 
 template <class T>
 Lanes<T> Warp::load(uint32_t pc, DeviceArray<T>& a, const Int& idx) {
+  int64_t step = 0;
+  if (progression(idx, a.size(), a.base(), sizeof(T), step)) {  // every lane, a constant step: the ends
+    Lanes<T> r{typename Lanes<T>::Uninit{}};                    // are the bounds, the addresses two numbers
+    begin(pc, MemKind::Load, sizeof(T), idx.deps);
+    const T* p = a.host().data() + idx.v[0];
+    if (step == 1)
+      std::memcpy(r.v.data(), p, sizeof r.v);
+    else
+      for (unsigned l = 0; l < kWarpSize; ++l) r.v[l] = p[int64_t(l) * step];
+    loaded(r.deps);
+    return r;
+  }
   if (mask_ == ~0u && vec::all_below(idx.v.data(), a.size())) {  // every lane, one bounds check
     Lanes<T> r{typename Lanes<T>::Uninit{}};
     begin(pc, MemKind::Load, sizeof(T), idx.deps);
@@ -31,7 +45,18 @@ void Warp::store(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value)
   deps |= detail::deps_of(value);
   if (!begin(pc, MemKind::Store, sizeof(T), deps)) return;
   // Lane order: the highest lane wins a conflict, as on hardware.
-  if (mask_ == ~0u && vec::all_below(idx.v.data(), a.size())) {  // every lane, one bounds check
+  int64_t step = 0;
+  if (progression(idx, a.size(), a.base(), sizeof(T), step)) {
+    T* p = a.host().data() + idx.v[0];
+    if constexpr (std::is_same_v<std::decay_t<V>, Lanes<T>>) {
+      if (step == 1) {
+        std::memcpy(p, value.v.data(), sizeof value.v);
+        finish();
+        return;
+      }
+    }
+    for (unsigned l = 0; l < kWarpSize; ++l) p[int64_t(l) * step] = T(detail::lane(value, l));
+  } else if (mask_ == ~0u && vec::all_below(idx.v.data(), a.size())) {  // every lane, one bounds check
     T* data = a.host().data();
     for (unsigned l = 0; l < kWarpSize; ++l) data[idx.v[l]] = T(detail::lane(value, l));
     addresses(a.base(), sizeof(T), idx);

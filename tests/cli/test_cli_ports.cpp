@@ -11,9 +11,21 @@ TEST(CliPorts, KernelsListsAndCountsAPort) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("recorded/colcopy\n  suite      recorded on H100\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("  footprint  1.00 MiB in 2 arrays\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("  warp insts 8192 (4096 loads, 4096 stores, 0 barriers)"), std::string::npos)
+  EXPECT_NE(r.out.find("  warp insts 8192 (4096 loads, 4096 stores, 0 barriers, 0 compute)"),
+            std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("  result     equals the sequential reference\n"), std::string::npos) << r.out;
+}
+
+// The count is every warp instruction the port executes, as Nsight's inst_executed: the memory instructions,
+// the barriers and the compute between them (the gaps, from the kernel's PTX counts). Exact: a port is
+// deterministic.
+TEST(CliPorts, KernelsCountsComputeBarriersAndMemory) {
+  const CliResult r = run_cli("kernels rodinia/hotspot --count");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("  warp insts 2993832 (29240 loads, 11008 stores, 59168 barriers, 2894416 compute)"),
+            std::string::npos)
+      << r.out;
 }
 
 TEST(CliPorts, KernelsRefusesUnknownNamesAndOptions) {

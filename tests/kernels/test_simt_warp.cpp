@@ -3,6 +3,8 @@
 // barriers that order the host execution of a CTA's warps whatever order their streams are pulled in.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "tb/kernels/port_kernel.h"
@@ -181,6 +183,60 @@ TEST(SimtWarp, AWrongIndexGivesAWrongResult) {
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].begin, DeviceMemory::kDefaultBase);
   EXPECT_EQ(f[1].begin, DeviceMemory::kDefaultBase + 1024);  // 256 B alignment after 1 KiB
+}
+
+// A full warp whose index steps by a constant takes the fast path (its ends are the bounds, its addresses a
+// progression kept as two numbers): unit, negative, zero and wide steps give the same values and addresses
+// as lane by lane, a store of one element by every lane keeps lane 31's value, and an end outside the
+// array still stops with the array's name.
+TEST(SimtWarp, ConstantStepIndicesLoadAndStoreAsLaneByLane) {
+  DeviceArray<int32_t> a("a", 0x10000, 8192), out("out", 0x40000, 8192);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = int32_t(i * 7 + 1);
+  const std::vector<int64_t> steps = {1, -1, 0, 3, -100, 129};
+  KernelLaunch k;
+  k.name = "steps";
+  k.block = {32, 1, 1};
+  k.body = [&](Warp& w) {
+    const Int t = w.thread_in_block();
+    for (size_t s = 0; s < steps.size(); ++s) {
+      const Int idx = t * steps[s] + int64_t(3200);
+      const Lanes<int32_t> v = w.load(uint32_t(0x10 + s), a, idx);
+      w.store(uint32_t(0x100 + s), out, idx, v + int32_t(s));
+    }
+  };
+  auto st = streams(k);
+  ASSERT_EQ(st.size(), 1u);
+  ASSERT_EQ(st[0].size(), 2 * steps.size());
+  for (size_t s = 0; s < steps.size(); ++s) {
+    const WarpInst& ld = st[0][2 * s];
+    const WarpInst& stv = st[0][2 * s + 1];
+    EXPECT_EQ(ld.active_mask, ~0u);
+    for (unsigned l = 0; l < kWarpSize; ++l) {
+      const uint64_t i = uint64_t(int64_t(l) * steps[s] + 3200);
+      EXPECT_EQ(ld.addr[l], 0x10000 + 4 * i) << "step " << steps[s] << " lane " << l;
+      EXPECT_EQ(stv.addr[l], 0x40000 + 4 * i) << "step " << steps[s] << " lane " << l;
+    }
+  }
+  // Program order: a later step overwrites an earlier one's element. Element 3200 is written by every step
+  // (step 0 by all 32 lanes, lane 31 last), so the last one, step 129, leaves a[3200] + 5.
+  EXPECT_EQ(out[3200], a[3200] + 5);
+  EXPECT_EQ(out[3201], a[3201] + 0);        // step 1, lane 1
+  EXPECT_EQ(out[3199], a[3199] + 1);        // step -1, lane 1
+  EXPECT_EQ(out[3203], a[3203] + 3);        // step 3, lane 1
+  EXPECT_EQ(out[3200 - 100], a[3100] + 4);  // step -100, lane 1
+  EXPECT_EQ(out[3200 + 31 * 129], a[3200 + 31 * 129] + 5);
+
+  KernelLaunch bad;
+  bad.name = "past the end";
+  bad.block = {32, 1, 1};
+  bad.body = [&](Warp& w) { w.load(0x10, a, w.thread_in_block() * int64_t(300)); };  // lane 28: 8400
+  try {
+    run_functionally(bad);
+    FAIL() << "no error";
+  } catch (const std::out_of_range& e) {
+    EXPECT_NE(std::string(e.what()).find("array 'a': index 8400 outside [0, 8192)"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
