@@ -24,6 +24,9 @@ struct MemReq : tlm::tlm_extension<MemReq> {
   uint32_t warp = 0;  // warp slot on the SM
   uint32_t cta = 0;   // global CTA id within the kernel
   MemKind kind = MemKind::Load;
+  // Atomic (a TLM write whose enabled bytes are operands): the width of each lane's add, 4 or 8. The LLC
+  // slice adds the operands to the line and answers with the old bytes (docs/atomics.md).
+  uint8_t atomic_width = 0;
   uint64_t pc = 0;
   uint64_t line_addr = 0;  // 128 B aligned
   uint8_t chunk_mask = 0;  // which 32 B chunks of the line are requested / carried

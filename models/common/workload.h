@@ -19,9 +19,11 @@ constexpr unsigned kWarpSize = 32;
 // One warp-level memory instruction: up to 32 thread addresses under an active mask.
 struct WarpInst {
   uint64_t pc = 0;
-  MemKind kind = MemKind::Load;  // Load or Store (Atomic later)
-  uint32_t active_mask = 0;      // lane i active when bit i set
-  uint8_t width = 4;             // bytes per thread: 1, 2, 4, 8, 16
+  // Load, Store, Atomic (an atomic add of `width` bytes per lane, 4 or 8, performed at the LLC:
+  // docs/atomics.md) or Barrier.
+  MemKind kind = MemKind::Load;
+  uint32_t active_mask = 0;  // lane i active when bit i set
+  uint8_t width = 4;         // bytes per thread: 1, 2, 4, 8, 16
   uint32_t gap = 0;  // compute cycles (SM clock) between the previous instruction's issue and this one
   // Register dependences on earlier loads (traces that carry register operands; empty otherwise). The SM's
   // scoreboard holds this instruction until none of `waits_on` is still being written by an in-flight load
@@ -102,6 +104,11 @@ class MemObserver {
   virtual void on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data,
                        unsigned bytes) = 0;
   virtual void on_load_done(uint64_t /*warp_uid*/, uint64_t /*seq*/) {}
+  // An atomic add of `bytes` (4 or 8) at addr (aligned to bytes) by one lane, at issue: `operand` is what it
+  // adds (little endian). Atomics of a kernel commute: memory after the kernel holds the start value plus
+  // every operand; what a load reads there during the kernel is unordered.
+  virtual void on_atomic(uint64_t /*warp_uid*/, uint64_t /*seq*/, uint64_t /*addr*/,
+                         const uint8_t* /*operand*/, unsigned /*bytes*/) {}
   virtual void on_kernel_end() = 0;
 };
 

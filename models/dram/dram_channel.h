@@ -72,6 +72,7 @@ class DramChannel : public MemoryChannel {
   // Fills r from the payload; false (and an error status on t) when the DRAM cannot serve it.
   bool describe(tlm::tlm_generic_payload& t, DramRequest& r) const;
   // Moves the data of a request between the payload and the store.
+  void atomic_transfer(const DramRequest& r, unsigned width);
   void transfer(const DramRequest& r);
   void run();
   void prefetch(unsigned stage) const;  // Wakeup prefetch hook

@@ -2,6 +2,7 @@
 // DMI). The timed controller lives in dram_channel.cpp.
 #include <algorithm>
 
+#include "models/common/atomic_add.h"
 #include "models/common/mem_req.h"
 #include "models/dram/dram_channel.h"
 
@@ -52,8 +53,27 @@ bool DramChannel::describe(tlm::tlm_generic_payload& t, DramRequest& r) const {
   return true;
 }
 
+// An atomic (a write whose enabled bytes are operands, docs/atomics.md): the channel adds them to memory
+// and hands back the old bytes, in one step (no other request sees a half-done update).
+void DramChannel::atomic_transfer(const DramRequest& r, unsigned width) {
+  tlm::tlm_generic_payload& t = *r.t;
+  uint8_t* data = t.get_data_ptr();
+  const uint8_t* be = t.get_byte_enable_ptr();
+  const unsigned be_len = be ? t.get_byte_enable_length() : 0;
+  uint8_t mem[kLineBytes], enabled[kLineBytes];
+  store_.read(r.addr, mem, r.len);
+  for (unsigned i = 0; i < r.len; ++i) enabled[i] = be_len ? be[i % be_len] : TLM_BYTE_ENABLED;
+  atomic_add_elements(
+      mem, data, r.len, width, [&](unsigned i) { return enabled[i] != 0; }, data);
+  store_.write(r.addr, mem, r.len, enabled);
+  if (MemReq* m = find_req(t)) m->chunks_returned = r.chunks;
+}
+
 void DramChannel::transfer(const DramRequest& r) {
   tlm::tlm_generic_payload& t = *r.t;
+  if (r.write)
+    if (const MemReq* m = find_req(t); m && m->kind == MemKind::Atomic && r.len <= kLineBytes)
+      return atomic_transfer(r, m->atomic_width == 8 ? 8 : 4);
   uint8_t* data = t.get_data_ptr();
   const uint8_t* be = t.get_byte_enable_ptr();
   const unsigned be_len = be ? t.get_byte_enable_length() : 0;

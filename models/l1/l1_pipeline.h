@@ -141,6 +141,9 @@ class L1Pipeline : public L1Cache {
   bool try_access(Payload& t, uint64_t c);
   bool try_load(Payload& t, uint64_t line, uint64_t c);
   bool try_store(Payload& t, uint64_t line, uint64_t c);
+  bool try_atomic(Payload& t, uint64_t line, uint64_t c);
+  // The SM's write request t, downstream: same data and byte enables, answered to t.
+  Payload& forward_write(Payload& t, uint64_t line, uint8_t mask, uint64_t c);
   void handle_arrival(Payload& down, uint64_t c);
 
   AtTargetPort up_;

@@ -40,6 +40,7 @@ bool L1Pipeline::try_access(Payload& t, uint64_t c) {
     return true;
   }
   if (!t.is_write()) return try_load(t, line, c);
+  if (req_of(t).kind == MemKind::Atomic) return try_atomic(t, line, c);
   return try_store(t, line, c);
 }
 
@@ -77,6 +78,28 @@ bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
     on_store_allocate(t, line, mask);
   else
     on_store(line, mask, /*functional=*/false);
+  forward_write(t, line, mask, c);
+  ++st_.stores;
+  return true;
+}
+
+// An atomic is performed at the LLC (docs/atomics.md): whatever the store policy, the L1's copy of the
+// line is dropped (write-evict; a fill in flight installs nothing), and the request goes down as it came,
+// its operands as data.
+bool L1Pipeline::try_atomic(Payload& t, uint64_t line, uint64_t c) {
+  if (miss_queue_full(c)) return reservation_fail(st_.rf_miss_queue);
+  MemReq& r = req_of(t);
+  const uint8_t mask = r.chunk_mask ? r.chunk_mask : kFullChunkMask;
+  on_store(line, mask, /*functional=*/false);
+  Payload& w = forward_write(t, line, mask, c);
+  req_of(w).kind = MemKind::Atomic;
+  req_of(w).atomic_width = r.atomic_width;
+  ++st_.atomics;
+  return true;
+}
+
+Payload& L1Pipeline::forward_write(Payload& t, uint64_t line, uint8_t mask, uint64_t c) {
+  MemReq& r = req_of(t);
   Payload& w = new_downstream(&r, tlm::TLM_WRITE_COMMAND, line, mask);
   std::memcpy(w.get_data_ptr(), t.get_data_ptr(), kLineBytes);
   unsigned char* be = PayloadPool::enable_bytes(w);
@@ -91,8 +114,7 @@ bool L1Pipeline::try_store(Payload& t, uint64_t line, uint64_t c) {
   }
   req_of(w).owner_cookie = &t;
   queue_downstream(w, c + 1);
-  ++st_.stores;
-  return true;
+  return w;
 }
 
 bool L1Pipeline::bypass_load(Payload& t, uint64_t line, uint64_t c) {
@@ -140,6 +162,10 @@ void L1Pipeline::handle_arrival(Payload& down, uint64_t c) {
   if (down.is_read()) {  // fill or bypass reply: its data counted here once, for every design
     st_.from_l2_packets += reply_packets(req_of(down));
     if (down.is_response_ok()) st_.from_l2_bytes += reply_bytes(req_of(down));
+  } else if (req_of(down).kind == MemKind::Atomic) {  // the old values of the atomic's bytes
+    st_.from_l2_packets += reply_packets(req_of(down));
+    if (down.is_response_ok()) st_.from_l2_bytes += reply_bytes(req_of(down));
+    if (sm) std::memcpy(sm->get_data_ptr(), down.get_data_ptr(), kLineBytes);
   } else {
     ++st_.from_l2_packets;  // the store's acknowledgement
   }

@@ -9,6 +9,8 @@ L1Stats::L1Stats(StatGroup& g)
           g.counter("accesses", "tag-array probes, retries after a reservation fail included", "accesses")),
       loads(g.counter("loads", "load requests served (hit, hit_pending or miss)", "requests")),
       stores(g.counter("stores", "store requests written through to L2", "requests")),
+      atomics(g.counter("atomics", "atomic requests sent to L2 (performed there; the L1 copy dropped)",
+                        "requests")),
       hits(g.counter("hits", "loads that found their line valid", "requests")),
       hit_pending(
           g.counter("hit_pending", "loads merged into the MSHR entry of a line being filled", "requests")),

@@ -12,6 +12,7 @@ struct L1Stats {
   Counter& accesses;   // tag-array probes, retries of held requests included
   Counter& loads;      // load requests served (hit, hit_pending or miss)
   Counter& stores;     // store requests forwarded downstream
+  Counter& atomics;    // atomic requests forwarded downstream (performed at the LLC)
   Counter& hits;
   Counter& hit_pending;
   Counter& misses;

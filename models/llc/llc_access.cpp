@@ -7,6 +7,7 @@
 namespace gms {
 
 bool LlcSlice::try_access(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why) {
+  if (a.ok && a.write && find_req(t) && req_of(t).kind == MemKind::Atomic) return try_atomic(t, a, c, why);
   if (a.ok) return a.write ? try_write(t, a, c, why) : try_read(t, a, c, why);
   if (hit_pipe_.size() >= p_.response_queue) {
     why = LlcStall::ResponseQueueFull;
@@ -153,12 +154,12 @@ void LlcSlice::count_read_sectors(uint8_t asked, uint8_t fetched) {
   st_.read_sector_hits += hit;
 }
 
-bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why) {
+bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why, uint8_t atomic_width) {
   const uint64_t key = keys_.key(a.line);
   const uint32_t set = tags_.set_of(key);
   int way = tags_.find(key);
   const ByteMask valid = way >= 0 ? state(set, uint32_t(way)).valid : 0;
-  if (way >= 0 && covers(valid, a.bytes)) {  // hit, also on a line with a fill in flight
+  if (!atomic_width && way >= 0 && covers(valid, a.bytes)) {  // hit, also on a line with a fill in flight
     if (hit_pipe_.size() >= p_.response_queue) {
       why = LlcStall::ResponseQueueFull;
       return false;
@@ -224,7 +225,7 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
   } else {
     ++st_.mshr_merges;
   }
-  add_waiter(*e, t, a, set, uint32_t(way));
+  add_waiter(*e, t, a, set, uint32_t(way), atomic_width);
   if (fetch) {
     e->issued_chunks |= fetch;
     queue_fetch(a.line, fetch, t, set, uint32_t(way), e->cookie);
@@ -233,14 +234,17 @@ bool LlcSlice::try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& wh
 }
 
 // The waiter takes the bytes valid now (its view of the line at its access); the rest come from fills.
-void LlcSlice::add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, uint32_t set, uint32_t way) {
+void LlcSlice::add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, uint32_t set, uint32_t way,
+                          uint8_t atomic_width) {
   Waiter& w = waiter(e.cookie, e.waiters.size());
   w.need = a.bytes;
   w.have = a.bytes & state(set, way).valid;
   w.offset = uint8_t(a.offset);
   w.sectors = a.sectors;
   w.words = a.words;
-  line_to_payload(t, a.offset, tags_.data(set, way), w.have);
+  w.atomic_width = atomic_width;
+  if (!atomic_width)
+    line_to_payload(t, a.offset, tags_.data(set, way), w.have);  // an atomic keeps its operands
   e.waiters.push_back(&t);
 }
 

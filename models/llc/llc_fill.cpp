@@ -33,7 +33,7 @@ void LlcSlice::process_fill(Payload& f, uint64_t c) {
     Payload& t = *e->waiters[i];
     const ByteMask add = arrived & w.need & ~w.have;
     if (add) {
-      copy_masked(t.get_data_ptr(), w.offset, f.get_data_ptr(), 0, add);
+      if (!w.atomic_width) copy_masked(t.get_data_ptr(), w.offset, f.get_data_ptr(), 0, add);
       if (!ok) t.set_response_status(f.get_response_status());
       w.have |= add;
     }
@@ -42,6 +42,7 @@ void LlcSlice::process_fill(Payload& f, uint64_t c) {
       continue;
     }
     if (t.get_response_status() == tlm::TLM_INCOMPLETE_RESPONSE) t.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (w.atomic_width && t.is_response_ok()) apply_atomic(t, w, m.set, m.way);  // its bytes are valid now
     if (MemReq* q = find_req(t)) {
       q->chunks_returned = w.sectors;
       q->words_returned = w.words;

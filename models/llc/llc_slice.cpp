@@ -134,7 +134,9 @@ bool LlcSlice::on_request(Payload& t, const sc_core::sc_time& delay) {
 }
 
 bool LlcSlice::on_dram_response(Payload& t) {
-  if (t.get_command() == tlm::TLM_WRITE_COMMAND) {
+  if (t.get_command() == tlm::TLM_WRITE_COMMAND && req_of(t).kind == MemKind::Atomic) {
+    atomic_replies_.push_back(&t);  // a forwarded atomic (llc_atomic.cpp)
+  } else if (t.get_command() == tlm::TLM_WRITE_COMMAND) {
     for (size_t i = 0; i < wb_in_flight_.size(); ++i)
       if (wb_in_flight_[i].t == &t) {
         wb_in_flight_[i] = wb_in_flight_.back();
@@ -166,6 +168,7 @@ void LlcSlice::run() {
   last_cycle_ = c;
   freed_ = false;
   while (!done_.empty()) done_.pop()->release();
+  if (!atomic_replies_.empty()) answer_forwarded_atomics(c);
   access_stage(c);
   respond_stage(c);
   dram_stage();
@@ -293,7 +296,7 @@ void LlcSlice::dram_stage() {
 void LlcSlice::schedule_next(uint64_t c) {
   uint64_t next = UINT64_MAX;
   auto at = [&](uint64_t cycle) { next = std::min(next, std::max(cycle, c + 1)); };
-  if (!fills_.empty() || !done_.empty()) at(c + 1);
+  if (!fills_.empty() || !done_.empty() || !atomic_replies_.empty()) at(c + 1);
   // A blocked head waits for the event that frees its resource (a fill, a sent DRAM request, a sent
   // response, a write-back ack); all of those run this method.
   if (!input_.empty() && (!stalled_ || freed_)) at(input_.front().cycle);

@@ -14,6 +14,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <deque>
 #include <memory>
 #include <systemc>
 #include <vector>
@@ -90,10 +91,11 @@ class LlcSlice : public LastLevelCache {
     uint32_t set = 0, way = 0;
     uint8_t filled = 0;  // sectors whose fill has arrived
   };
-  struct Waiter {  // per waiting read, parallel to MshrFile::Entry::waiters
+  struct Waiter {  // per waiting read or atomic, parallel to MshrFile::Entry::waiters
     ByteMask need = 0, have = 0;
     uint8_t offset = 0, sectors = 0;
     uint16_t words = 0;
+    uint8_t atomic_width = 0;  // an atomic: applied to the line when `need` is valid (its payload: operands)
   };
   struct Allocation {  // a victim chosen for a new line, before anything is changed
     int way = -1;
@@ -124,13 +126,20 @@ class LlcSlice : public LastLevelCache {
 
   // Accesses (llc_access.cpp): false = reservation fail, nothing changed, `why` set.
   bool try_access(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
-  bool try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
+  // `atomic_width`: an atomic that missed, waiting like a read (llc_atomic.cpp).
+  bool try_read(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why, uint8_t atomic_width = 0);
+  // Atomics (llc_atomic.cpp): applied at once when the line holds their bytes, else after the fill.
+  bool try_atomic(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
+  void apply_atomic(Payload& t, const Waiter& w, uint32_t set, uint32_t way);
+  bool forward_atomic(Payload& t, const LlcAccess& a, LlcStall& why);  // write-through: DRAM performs it
+  void answer_forwarded_atomics(uint64_t c);
   // Counts a read's sectors: those in `fetched` are fetched for it, the others hit (Nsight's sector counts).
   void count_read_sectors(uint8_t asked, uint8_t fetched);
   bool try_write(Payload& t, const LlcAccess& a, uint64_t c, LlcStall& why);
   bool plan_allocation(uint64_t key, Allocation& al, unsigned& dram_slots, LlcStall& why);
   void commit_allocation(uint64_t key, uint32_t set, const Allocation& al, bool reserved);
-  void add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, uint32_t set, uint32_t way);
+  void add_waiter(MshrFile::Entry& e, Payload& t, const LlcAccess& a, uint32_t set, uint32_t way,
+                  uint8_t atomic_width = 0);
   // A DRAM read of the line's sectors for MSHR entry `slot` (the line at set/way): its fill will read
   // those records, cold with 80 slices; the request carries their addresses for prefetch() to fetch ahead.
   void queue_fetch(uint64_t line, uint8_t sectors, Payload& origin, uint32_t set, uint32_t way,
@@ -199,11 +208,13 @@ class LlcSlice : public LastLevelCache {
   bool head_decoded_ = false;
   Payload* held_ = nullptr;  // request whose END_REQ is withheld (input queue full)
   uint64_t held_cycle_ = 0;
-  RingQueue<Timed> hit_pipe_;  // hit responses and write acks, due in access order
-  RingQueue<Timed> answers_;   // fill waiters, due in fill order
-  RingQueue<Payload*> fills_;  // DRAM read responses waiting for the access stage
-  RingQueue<Payload*> out_;    // DRAM requests waiting for the channel
-  RingQueue<Payload*> done_;   // acknowledged write-backs, released at the next run
+  RingQueue<Timed> hit_pipe_;            // hit responses and write acks, due in access order
+  RingQueue<Timed> answers_;             // fill waiters, due in fill order
+  RingQueue<Payload*> fills_;            // DRAM read responses waiting for the access stage
+  RingQueue<Payload*> out_;              // DRAM requests waiting for the channel
+  RingQueue<Payload*> done_;             // acknowledged write-backs, released at the next run
+  std::deque<Payload*> atomic_replies_;  // DRAM's answers to forwarded atomics, at most mshr_entries
+  uint32_t atomics_forwarded_ = 0;       // forwarded atomics not yet answered
   std::vector<WritebackInFlight> wb_in_flight_;
 
   // Reservation-fail accounting: a blocked head is retried at the next cycle the block runs; the

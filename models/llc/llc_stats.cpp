@@ -60,7 +60,15 @@ LlcStats::LlcStats(StatGroup& g)
       read_sectors(g.counter("read_sectors", "32 B sectors requested by reads", "sectors")),
       read_sector_hits(g.counter("read_sector_hits",
                                  "read sectors valid or already being fetched (not fetched for this access)",
-                                 "sectors")) {
+                                 "sectors")),
+      atomics(g.counter("atomics",
+                        "atomics performed (each also counted as a write on a hit, a read on a miss)",
+                        "accesses")),
+      atomic_hits(
+          g.counter("atomic_hits", "atomics whose bytes were all valid: applied at once", "accesses")),
+      atomics_forwarded(g.counter("atomics_forwarded",
+                                  "atomics sent to the memory controller (write-through: a private LLC)",
+                                  "accesses")) {
   for (unsigned i = 0; i < kLlcStallCauses; ++i)
     reservation_fails[i] = &g.counter(
         std::string("reservation_fails_") + to_string(LlcStall(i)),

@@ -24,7 +24,7 @@ struct LlcStats {
   Counter &requests, &responses, &accesses, &reads, &writes, &hits, &read_hits, &misses, &line_misses,
       &sector_misses, &mshr_merges, &writebacks, &writeback_bytes, &write_combined, &dram_reads,
       &dram_read_bytes, &fills, &evictions, &input_holds, &bad_requests, &sectors, &sector_hits,
-      &read_sectors, &read_sector_hits;
+      &read_sectors, &read_sector_hits, &atomics, &atomic_hits, &atomics_forwarded;
   std::array<Counter*, kLlcStallCauses> reservation_fails;
 
   void fail(LlcStall s, uint64_t n = 1) { *reservation_fails[unsigned(s)] += n; }

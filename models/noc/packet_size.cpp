@@ -11,8 +11,10 @@ uint32_t request_data_bytes(const tlm::tlm_generic_payload& t) {
 }
 
 uint32_t reply_data_bytes(const tlm::tlm_generic_payload& t) {
+  const MemReq* r = find_req(t);
+  if (r && r->kind == MemKind::Atomic) return reply_bytes(*r);  // a write whose reply carries the old values
   if (!t.is_read()) return 0;
-  if (const MemReq* r = find_req(t)) return reply_bytes(*r);
+  if (r) return reply_bytes(*r);
   return t.get_data_length();
 }
 

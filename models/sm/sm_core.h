@@ -7,6 +7,7 @@
 
 #include <systemc>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -68,6 +69,11 @@ class SmCore : public StreamingMultiprocessor {
   bool try_issue(uint64_t cycle);
   void issue(uint32_t slot, uint64_t cycle);
   void notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq, uint64_t order);
+  // Atomics: 4 or 8 bytes a lane, aligned (else a clear error); each lane adds its operand (the store data of
+  // its address); the lanes of one line are summed per element into pipe_operands_.
+  void check_atomic(const WarpInst& inst) const;
+  void make_operands(const WarpInst& inst, uint64_t seq);
+  void notify_atomics(const WarpInst& inst, uint64_t uid, uint64_t seq, uint64_t order);
   // Tells the observer of the warp's loads in flight it has not heard of yet (on_load_issue), oldest first.
   // Done lazily, before the warp's next store is reported or when its list is full, not at each load's
   // issue: a warp rarely stores while its loads are in flight (its stores usually wait for their data), and
@@ -138,7 +144,9 @@ class SmCore : public StreamingMultiprocessor {
   std::vector<LineRequest> pipe_lines_;
   std::vector<LineRequest> split_scratch_;  // split_to_lines' buffer (small L1 lines)
   std::vector<LaneOffsets> pipe_offsets_;   // per pipe line: its lanes' offsets (observed loads only)
-  WarpInst pull_, issue_inst_;              // scratch of pull_next() and next_inst()
+  // Per pipe line of an atomic: the operands, summed per element (lanes that hit one element add theirs).
+  std::vector<std::array<uint8_t, kLineBytes>> pipe_operands_;
+  WarpInst pull_, issue_inst_;  // scratch of pull_next() and next_inst()
   size_t pipe_next_ = 0;
   uint32_t pipe_inst_ = 0;
   SlotTable<InstRecord> insts_;
@@ -162,10 +170,10 @@ class SmCore : public StreamingMultiprocessor {
   uint64_t active_since_ = 0;
 
   StatGroup stats_;
-  Counter &warp_insts_, &load_insts_, &store_insts_, &line_requests_, &load_line_requests_,
-      &store_line_requests_, &load_sectors_, &store_sectors_, &requests_, &responses_, &mem_stall_cycles_,
-      &limit_stall_cycles_, &active_cycles_, &ctas_launched_, &ctas_completed_, &max_in_flight_, &wakeups_,
-      &scoreboard_waits_, &barriers_, &barrier_wait_cycles_;
+  Counter &warp_insts_, &load_insts_, &store_insts_, &atomic_insts_, &line_requests_, &load_line_requests_,
+      &store_line_requests_, &atomic_line_requests_, &load_sectors_, &store_sectors_, &atomic_sectors_,
+      &requests_, &responses_, &mem_stall_cycles_, &limit_stall_cycles_, &active_cycles_, &ctas_launched_,
+      &ctas_completed_, &max_in_flight_, &wakeups_, &scoreboard_waits_, &barriers_, &barrier_wait_cycles_;
   Histogram& load_latency_;
   Probe<uint32_t> in_flight_probe_, ctas_probe_;
 };

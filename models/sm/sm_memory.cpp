@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/common/atomic_add.h"
 #include "models/common/lane_stride.h"
 #include "models/common/rng.h"
 #include "models/sm/sm_core.h"
@@ -76,11 +77,13 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     return;
   }
   const WarpInst& inst = next_inst(w);
-  const bool load = inst.kind == MemKind::Load;
-  if (!load && inst.kind != MemKind::Store)
+  const bool load = inst.kind == MemKind::Load, atomic = inst.kind == MemKind::Atomic;
+  if (!load && !atomic && inst.kind != MemKind::Store)
     throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": " +
                              to_string(inst.kind) +
-                             " instructions are not modelled by the SM front end (loads and stores only)");
+                             " instructions are not modelled by the SM front end (loads, stores, atomics and "
+                             "barriers only)");
+  if (atomic) check_atomic(inst);
   Coalescer::coalesce(inst, pipe_lines_);
   if (p_.line_bytes < kLineBytes) split_to_lines(inst, p_.line_bytes, pipe_lines_, split_scratch_);
   pipe_next_ = 0;
@@ -108,6 +111,10 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     ++load_insts_;
     load_line_requests_ += n;
     load_sectors_ += sectors;
+  } else if (atomic) {
+    ++atomic_insts_;
+    atomic_line_requests_ += n;
+    atomic_sectors_ += sectors;
   } else {
     ++store_insts_;
     store_line_requests_ += n;
@@ -129,16 +136,20 @@ void SmCore::issue(uint32_t slot, uint64_t cycle) {
     rec.lines_left = n;
     rec.issue_cycle = cycle;
     rec.writes.clear();
-    if (load && p_.scoreboard) {
+    if (inst.kind != MemKind::Store && p_.scoreboard) {  // a load's or an atomic's old value
       rec.writes = inst.writes;
       w.pending |= inst.writes;
     }
     w.unsent = n;
+    if (atomic) make_operands(inst, seq);
   }
   if (observer_) {
     if (!load) {
-      if (w.unannounced.n) announce_loads(slot);  // the store may overwrite what they read
-      notify_stores(inst, w.uid, seq, order);
+      if (w.unannounced.n) announce_loads(slot);  // the store or atomic may change what they read
+      if (atomic)
+        notify_atomics(inst, w.uid, seq, order);
+      else
+        notify_stores(inst, w.uid, seq, order);
     } else if (n > 0) {  // its bytes come back later, maybe after later stores of the warp
       InstRecord& rec = insts_[pipe_inst_];
       rec.announced = false;
@@ -206,6 +217,50 @@ void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_se
       bytes[b] = uint8_t(v >> (8 * ((a + b) & 7)));
     }
     observer_->on_store(uid, order, a, bytes, inst.width);
+  }
+}
+
+void SmCore::check_atomic(const WarpInst& inst) const {
+  if (inst.width != 4 && inst.width != 8)
+    throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": an atomic of " +
+                             std::to_string(inst.width) + " bytes per lane (atomics are 4 or 8 bytes)");
+  for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
+    if (a % inst.width)
+      throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": atomic at " +
+                               std::to_string(a) + " not aligned to its " + std::to_string(inst.width) +
+                               " bytes");
+  }
+}
+
+// What lane l of an atomic adds at addr: `width` bytes of the store data of its instruction there.
+static void atomic_operand(uint64_t word, uint64_t addr, unsigned width, uint8_t* out) {
+  const uint64_t v = word >> (8 * (addr & 7));
+  for (unsigned b = 0; b < width; ++b) out[b] = uint8_t(v >> (8 * b));
+}
+
+void SmCore::make_operands(const WarpInst& inst, uint64_t seq) {
+  if (pipe_operands_.size() < pipe_lines_.size()) pipe_operands_.resize(pipe_lines_.size());
+  uint8_t op[8];
+  for (size_t k = 0; k < pipe_lines_.size(); ++k) {
+    const LineRequest& l = pipe_lines_[k];
+    std::array<uint8_t, kLineBytes>& d = pipe_operands_[k];
+    d.fill(0);
+    for (uint32_t m = l.lanes; m; m &= m - 1) {
+      const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))], off = a - l.line_addr;
+      if (off >= kLineBytes) continue;  // aligned: a lane lies in one line
+      atomic_operand(store_word(sm_id_, seq, a & ~uint64_t(7)), a, inst.width, op);
+      atomic_add_elements(d.data() + off, op, inst.width, inst.width, [](unsigned) { return true; });
+    }
+  }
+}
+
+void SmCore::notify_atomics(const WarpInst& inst, uint64_t uid, uint64_t seq, uint64_t order) {
+  uint8_t op[8];
+  for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
+    atomic_operand(store_word(sm_id_, seq, a & ~uint64_t(7)), a, inst.width, op);
+    observer_->on_atomic(uid, order, a, op, inst.width);
   }
 }
 
@@ -285,6 +340,8 @@ void SmCore::send_head(uint64_t cycle) {
   } else {
     t.set_command(tlm::TLM_WRITE_COMMAND);
     fill_store(t, l, rec.store_seq);
+    if (rec.kind == MemKind::Atomic)  // the enables are the lanes' bytes; the data their summed operands
+      std::memcpy(t.get_data_ptr(), pipe_operands_[pipe_next_ - 1].data(), kLineBytes);
   }
   MemReq& r = req_of(t);
   r.sm = sm_id_;
@@ -293,6 +350,7 @@ void SmCore::send_head(uint64_t cycle) {
   r.pc = rec.pc;
   r.inst = rec.order + 1;
   r.kind = rec.kind;
+  r.atomic_width = rec.kind == MemKind::Atomic ? rec.width : 0;
   r.line_addr = l.line_addr;
   r.chunk_mask = l.chunk_mask;
   r.word_mask = words_of_bytes(l.byte_mask);
@@ -372,6 +430,8 @@ bool SmCore::on_response(Payload& t) {
         }
       }
       if (rec.writes.any()) release_registers(w, rec.writes);
+    } else if (rec.kind == MemKind::Atomic && rec.writes.any()) {  // the old values are back
+      release_registers(w, rec.writes);
     }
     insts_.release(line.inst);
   }

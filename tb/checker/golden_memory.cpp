@@ -48,7 +48,9 @@ GoldenMemory::GoldenMemory(std::unique_ptr<StatGroup> stats)
       racy_loads_(stats_->counter("racy_loads", "loads with at least one racy byte", "loads")),
       write_conflicts_(
           stats_->counter("write_conflicts", "stored bytes a second warp wrote in the same kernel", "bytes")),
-      kernels_(stats_->counter("kernels", "kernel ends committed", "kernels")) {}
+      kernels_(stats_->counter("kernels", "kernel ends committed", "kernels")),
+      atomics_seen_(stats_->counter("atomics", "atomic lane updates summed into the image at kernel ends",
+                                    "updates")) {}
 
 GoldenMemory::ImagePage& GoldenMemory::image_page(uint64_t page) {
   auto it = image_.find(page);
@@ -99,7 +101,8 @@ const GoldenMemory::PageView& GoldenMemory::view(uint64_t page) {
 uint64_t GoldenMemory::data_bytes() const {
   return image_.size() * kImagePageCost + write_pages_made_ * kWritePageCost +
          writes_.size() * kWriteEntryCost + mixed_writers_.size() * kMixedCost +
-         (overwritten_.size() + unknown_values_.size()) * kValueSetCost;
+         (overwritten_.size() + unknown_values_.size()) * kValueSetCost + atomic_sums_.size() * kAtomicCost +
+         atomic_pages_.size() * kAtomicPageCost;
 }
 
 uint8_t GoldenMemory::image_byte(uint64_t addr) const {
@@ -320,7 +323,9 @@ void GoldenMemory::on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const
     const PageView& v = view(page);
     const WritePage* w = v.write;
     const ImagePage* ip = v.image;
-    if (w || (ip && ip->has_unknown))
+    if (const AtomicBytes* at = atomic_sums_.empty() ? nullptr : atomic_page(page))
+      check_around_atomics(warp_uid, seq, a, data + done, n, *at, m);
+    else if (w || (ip && ip->has_unknown))
       check_bytes(warp_uid, seq, a, data + done, n, w, ip, m);
     else
       check_image(a, data + done, n, ip, m);
@@ -422,6 +427,9 @@ void GoldenMemory::check_racy(uint64_t addr, uint8_t got, const uint8_t* last, c
 }
 
 void GoldenMemory::on_kernel_end() {
+  // Atomics first: they read the kernel-start image and which bytes stores wrote (elements with both end
+  // unknown, marked after the stores' commit).
+  if (!atomic_sums_.empty()) commit_atomics();
   for (auto& [page, w] : writes_) {
     ImagePage& img = image_page(page);
     for (unsigned o = 0; o < kPageBytes; ++o) {
@@ -444,6 +452,8 @@ void GoldenMemory::on_kernel_end() {
     img.has_unknown = img.unknown.any();
     spare_pages_.push_back(std::move(w));
   }
+  for (const auto& [addr, width] : atomic_unknown_) mark_unknown(addr, width);
+  atomic_unknown_.clear();
   if (budget_)
     budget_->release((writes_.size() * kWriteEntryCost) + mixed_writers_.size() * kMixedCost +
                      overwritten_.size() * kValueSetCost);

@@ -62,6 +62,12 @@ class GoldenMemory : public MemObserver {
   void on_load_issue(uint64_t warp_uid, uint64_t seq) { on_load_issue(warp_uid, seq, 0, UINT64_MAX); }
   void on_load(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* data, unsigned bytes) override;
   void on_load_done(uint64_t warp_uid, uint64_t seq) override;
+  // Atomics of a kernel commute: their operands are summed per element and added to the image at the
+  // kernel's end; a load of such a byte during the kernel is unordered (racy, not checked). An element
+  // that a store also wrote in the kernel, or atomics of two widths overlap, ends unknown
+  // (golden_atomics.cpp).
+  void on_atomic(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* operand,
+                 unsigned bytes) override;
   void on_kernel_end() override;
   // Without sequence numbers, for callers in program order with nothing in flight: the store comes first in
   // its warp's order, the load (checked at once) after every store so far.
@@ -78,6 +84,7 @@ class GoldenMemory : public MemObserver {
   uint64_t racy_bytes() const { return racy_bytes_.value; }
   uint64_t racy_loads() const { return racy_loads_.value; }
   uint64_t write_conflicts() const { return write_conflicts_.value; }
+  uint64_t atomics() const { return atomics_seen_.value; }
   uint64_t kernels() const { return kernels_.value; }
   bool passed() const { return mismatches_.value == 0; }
   // The first kMaxReported mismatching loads, in the order they were seen.
@@ -196,9 +203,29 @@ class GoldenMemory : public MemObserver {
   };
   const PageView& view(uint64_t page);
 
+  // This kernel's atomics: per element (address), its width and the operands' sum; per page, which bytes
+  // they touch (a load checks that bitmap only while the kernel has atomics).
+  struct AtomicSum {
+    uint64_t sum = 0;
+    uint8_t width = 0;
+    bool mixed = false;  // two widths overlapped: no defined result
+  };
+  using AtomicBytes = std::bitset<kPageBytes>;
+  static constexpr uint64_t kAtomicCost = hash_entry_bytes<uint64_t, AtomicSum>();
+  static constexpr uint64_t kAtomicPageCost = sizeof(AtomicBytes) + 16 + hash_entry_bytes<uint64_t, void*>();
+  // The bytes of a page that atomics of this kernel touch, or null.
+  const AtomicBytes* atomic_page(uint64_t page) const;
+  void commit_atomics();
+  void mark_unknown(uint64_t addr, unsigned n);  // any value (a store and atomics mixed)
+  void check_around_atomics(uint64_t warp_uid, uint64_t seq, uint64_t addr, const uint8_t* got, unsigned n,
+                            const AtomicBytes& atomic, Mismatch& m);
+
   std::unique_ptr<StatGroup> stats_;
   DataBudget* budget_ = nullptr;
-  uint64_t write_pages_made_ = 0;  // spare or in writes_
+  std::unordered_map<uint64_t, AtomicSum> atomic_sums_;
+  std::unordered_map<uint64_t, std::unique_ptr<AtomicBytes>> atomic_pages_;
+  std::vector<std::pair<uint64_t, unsigned>> atomic_unknown_;  // commit_atomics' elements also stored to
+  uint64_t write_pages_made_ = 0;                              // spare or in writes_
   Counter& loads_checked_;
   Counter& bytes_checked_;
   Counter& mismatches_;
@@ -206,6 +233,7 @@ class GoldenMemory : public MemObserver {
   Counter& racy_loads_;
   Counter& write_conflicts_;
   Counter& kernels_;
+  Counter& atomics_seen_;
   std::unordered_map<uint64_t, std::unique_ptr<ImagePage>> image_;
   std::unordered_map<uint64_t, std::unique_ptr<WritePage>> writes_;
   std::vector<std::unique_ptr<WritePage>> spare_pages_;  // reused by later kernels

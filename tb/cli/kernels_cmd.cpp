@@ -16,7 +16,7 @@ namespace gms {
 namespace {
 
 struct Counts {
-  uint64_t launches = 0, loads = 0, stores = 0, barriers = 0;
+  uint64_t launches = 0, loads = 0, stores = 0, atomics = 0, barriers = 0;
   uint64_t compute = 0;  // the instructions between them (the gaps), as Nsight's inst_executed counts them
 };
 
@@ -27,7 +27,10 @@ Counts count(Workload& w) {
     for (std::unique_ptr<CtaWork> cta; (cta = k->next_cta());)
       for (auto& warp : cta->warps)
         for (WarpInst i; warp->next(i);) {
-          ++(i.kind == MemKind::Load ? c.loads : i.kind == MemKind::Store ? c.stores : c.barriers);
+          ++(i.kind == MemKind::Load     ? c.loads
+             : i.kind == MemKind::Store  ? c.stores
+             : i.kind == MemKind::Atomic ? c.atomics
+                                         : c.barriers);
           c.compute += i.gap;
         }
   }
@@ -83,12 +86,13 @@ int run_kernels_command(int argc, char** argv) {
       const double t0 = cpu_seconds();
       const Counts c = count(w);
       const double cpu = cpu_seconds() - t0;
-      const uint64_t memory = c.loads + c.stores, insts = memory + c.barriers + c.compute;
+      const uint64_t memory = c.loads + c.stores + c.atomics, insts = memory + c.barriers + c.compute;
       std::printf(
-          "  launches   %llu\n  warp insts %llu (%llu loads, %llu stores, %llu barriers, %llu compute), "
+          "  launches   %llu\n  warp insts %llu (%llu loads, %llu stores, %s%llu barriers, %llu compute), "
           "generated in %.2f CPU s (%.1f M/s; memory %.1f M/s)\n",
           (unsigned long long)c.launches, (unsigned long long)insts, (unsigned long long)c.loads,
-          (unsigned long long)c.stores, (unsigned long long)c.barriers, (unsigned long long)c.compute, cpu,
+          (unsigned long long)c.stores, c.atomics ? (std::to_string(c.atomics) + " atomics, ").c_str() : "",
+          (unsigned long long)c.barriers, (unsigned long long)c.compute, cpu,
           cpu > 0 ? double(insts) / cpu / 1e6 : 0.0, cpu > 0 ? double(memory) / cpu / 1e6 : 0.0);
       const std::string wrong = w.check();
       if (!wrong.empty()) {

@@ -75,6 +75,45 @@ class Warp {
   Lanes<T> load(uint32_t pc, DeviceArray<T>& a, const Int& idx);
   template <class T, class V>
   void store(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value);
+  // Global atomics: one warp instruction (MemKind::Atomic, performed at the LLC; 4- or 8-byte elements).
+  // Each active lane in lane order reads its element, writes op(old, lane) and gets old back in a register
+  // (as a load's). The memory system adds synthetic operands whatever op is (docs/atomics.md): the port's
+  // own op decides its results and so its later addresses.
+  template <class T, class F>
+  Lanes<T> atomic(uint32_t pc, DeviceArray<T>& a, const Int& idx, const RegSet& value_deps, F op);
+  template <class T, class V>
+  Lanes<T> atomic_add(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value) {
+    return atomic(pc, a, idx, detail::deps_of(value),
+                  [&](T old, unsigned l) { return T(old + T(detail::lane(value, l))); });
+  }
+  template <class T, class V>
+  Lanes<T> atomic_min(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value) {
+    return atomic(pc, a, idx, detail::deps_of(value), [&](T old, unsigned l) {
+      const T v = T(detail::lane(value, l));
+      return v < old ? v : old;
+    });
+  }
+  template <class T, class V>
+  Lanes<T> atomic_max(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value) {
+    return atomic(pc, a, idx, detail::deps_of(value), [&](T old, unsigned l) {
+      const T v = T(detail::lane(value, l));
+      return old < v ? v : old;
+    });
+  }
+  template <class T, class V>
+  Lanes<T> atomic_exch(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value) {
+    return atomic(pc, a, idx, detail::deps_of(value),
+                  [&](T, unsigned l) { return T(detail::lane(value, l)); });
+  }
+  // atomicCAS: old == compare ? value : old.
+  template <class T, class C, class V>
+  Lanes<T> atomic_cas(uint32_t pc, DeviceArray<T>& a, const Int& idx, const C& compare, const V& value) {
+    RegSet deps = detail::deps_of(compare);
+    deps |= detail::deps_of(value);
+    return atomic(pc, a, idx, deps, [&](T old, unsigned l) {
+      return old == T(detail::lane(compare, l)) ? T(detail::lane(value, l)) : old;
+    });
+  }
   // Shared memory: no global access, a cycle of compute each.
   template <class T>
   Lanes<T> shared_load(std::vector<T>& s, const Int& idx);

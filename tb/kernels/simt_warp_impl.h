@@ -70,6 +70,24 @@ void Warp::store(uint32_t pc, DeviceArray<T>& a, const Int& idx, const V& value)
   finish();
 }
 
+template <class T, class F>
+Lanes<T> Warp::atomic(uint32_t pc, DeviceArray<T>& a, const Int& idx, const RegSet& value_deps, F op) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "global atomics are of 4- or 8-byte elements");
+  Lanes<T> r;
+  RegSet deps = idx.deps;
+  deps |= value_deps;
+  if (!begin(pc, MemKind::Atomic, sizeof(T), deps)) return r;
+  for (uint32_t b = mask_; b; b &= b - 1) {
+    const unsigned l = unsigned(__builtin_ctz(b));
+    T& e = a.at(idx.v[l]);
+    r.v[l] = e;
+    e = op(e, l);
+    inst_.addr[l] = a.address(uint64_t(idx.v[l]));
+  }
+  loaded(r.deps);
+  return r;
+}
+
 template <class T>
 Lanes<T> Warp::shared_load(std::vector<T>& s, const Int& idx) {
   Lanes<T> r;

@@ -40,7 +40,7 @@ inline void mix(uint64_t& h, const WarpInst& i) {
 }
 
 struct StreamSummary {
-  uint64_t kernels = 0, ctas = 0, warps = 0, insts = 0, loads = 0, stores = 0, barriers = 0;
+  uint64_t kernels = 0, ctas = 0, warps = 0, insts = 0, loads = 0, stores = 0, barriers = 0, atomics = 0;
   uint64_t hash = 1469598103934665603ull;  // FNV-1a over kind, pc, mask and active lanes' addresses
   std::vector<uint64_t> insts_per_kernel;
   std::vector<std::string> kernel_names;
@@ -63,7 +63,10 @@ inline StreamSummary pull_all(
           if (each) each(s.kernels, k->info().name, i);
           if (first) s.first.push_back(i), first = false;
           ++s.insts, ++s.insts_per_kernel.back();
-          ++(i.kind == MemKind::Load ? s.loads : i.kind == MemKind::Store ? s.stores : s.barriers);
+          ++(i.kind == MemKind::Load     ? s.loads
+             : i.kind == MemKind::Store  ? s.stores
+             : i.kind == MemKind::Atomic ? s.atomics
+                                         : s.barriers);
           mix(s.hash, i);
         }
       }

@@ -38,7 +38,7 @@ double llc_sum(const gms::StatGroup& s, unsigned slices, const std::string& coun
   return n;
 }
 
-std::unique_ptr<gms::GpuSystem> run_checked(const Case& c) {
+std::unique_ptr<gms::GpuSystem> run_checked(const Case& c, gms::Workload* workload) {
   // Every link runs through a TLM base-protocol checker (models/protocol): zero violations below.
   std::vector<std::string> sets = c.overrides;
   sets.push_back("system.protocol_check=true");
@@ -49,7 +49,9 @@ std::unique_ptr<gms::GpuSystem> run_checked(const Case& c) {
   std::unique_ptr<gms::Workload> single;
   gms::LoadedPrograms progs;
   std::unique_ptr<gms::GpuSystem> sys;
-  if (gms::is_multi_program_file(path)) {
+  if (workload) {
+    sys = std::make_unique<gms::GpuSystem>(cfg, *workload, quiet());
+  } else if (gms::is_multi_program_file(path)) {
     progs = gms::load_multi_program(path, cfg.sm.count);
     sys = std::make_unique<gms::GpuSystem>(cfg, progs.specs, quiet());
     for (size_t i = 0; i < progs.workloads.size(); ++i) progs.workloads[i]->attach(sys->program_stats(i));

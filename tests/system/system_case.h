@@ -36,7 +36,8 @@ gms::RunOptions quiet();
 double llc_sum(const gms::StatGroup& s, unsigned slices, const std::string& counter);
 // Runs the case with the common assertions (ADD_FAILURE on each broken one) and prints its SM cycles;
 // returns the finished system for suite-specific checks (nullptr if the run did not finish).
-std::unique_ptr<gms::GpuSystem> run_checked(const Case& c);
+// `workload`: run this object instead of the case's workload file (a test's own kernel port).
+std::unique_ptr<gms::GpuSystem> run_checked(const Case& c, gms::Workload* workload = nullptr);
 std::string case_name(const ::testing::TestParamInfo<Case>& i);
 
 }  // namespace gms::test
