@@ -3,7 +3,9 @@
 
 namespace gms::kernels {
 
+void register_polybench_2dconv(PortRegistry& r);
 void register_polybench_2mm(PortRegistry& r);
+void register_polybench_3dconv(PortRegistry& r);
 void register_polybench_3mm(PortRegistry& r);
 void register_polybench_atax(PortRegistry& r);
 void register_polybench_bicg(PortRegistry& r);
@@ -15,7 +17,9 @@ void register_polybench_mvt(PortRegistry& r);
 void register_polybench_syrk(PortRegistry& r);
 
 void register_polybench_ports(PortRegistry& r) {
+  register_polybench_2dconv(r);
   register_polybench_2mm(r);
+  register_polybench_3dconv(r);
   register_polybench_3mm(r);
   register_polybench_atax(r);
   register_polybench_bicg(r);

@@ -1,0 +1,85 @@
+// The second group of PolyBench/GPU ports (2DCONV, 3DCONV, SYR2K, FDTD-2D, GRAMSCHMIDT): each computes its
+// benchmark's result (checked against a sequential reference), emits a stream whose shape is computed by
+// hand on a tiny input, and emits the same stream twice.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "tests/kernels/port_test_util.h"
+
+namespace gms::kernels {
+namespace {
+
+using test::make_port;
+using test::pull_all;
+
+constexpr uint64_t kBase = DeviceMemory::kDefaultBase;
+
+void expect_checks(const std::string& name, const std::string& size) {
+  auto p = make_port(name, size);
+  ASSERT_NE(p, nullptr) << name;
+  p->run_functionally();
+  EXPECT_EQ(p->check(), "") << name << " " << size;
+}
+
+void expect_deterministic(const std::string& name, const std::string& size) {
+  auto a = make_port(name, size), b = make_port(name, size);
+  const auto sa = pull_all(*a), sb = pull_all(*b);
+  EXPECT_GT(sa.insts, 0u);
+  EXPECT_EQ(sa.insts, sb.insts) << name;
+  EXPECT_EQ(sa.hash, sb.hash) << name;
+  EXPECT_EQ(a->check(), "") << name;  // pulled streams compute the result too
+}
+
+TEST(Polybench2Ports, TwoDConvComputesAndStreams) {
+  expect_checks("polybench/2dconv", "{n: 50}");
+  expect_checks("polybench/2dconv", "{n: 64}");
+  expect_deterministic("polybench/2dconv", "{n: 40}");
+  // n = 32: 1 x 4 CTAs of 8 warps, a warp per row i; rows 1..30 are interior, lanes j = 1..30: 9 loads and
+  // a store each.
+  const auto s = pull_all(*make_port("polybench/2dconv", "{n: 32}"));
+  EXPECT_EQ(s.kernels, 1u);
+  EXPECT_EQ(s.ctas, 4u);
+  EXPECT_EQ(s.warps, 32u);
+  EXPECT_EQ(s.insts, 30u * 10);
+  EXPECT_EQ(s.stores, 30u);
+  ASSERT_EQ(s.first.size(), 1u);
+  // CTA 0's first instruction is row 1's: A[0][j - 1].
+  EXPECT_EQ(s.first[0].kind, MemKind::Load);
+  EXPECT_EQ(s.first[0].active_mask, 0x7ffffffeu);
+  EXPECT_EQ(s.first[0].addr[1], kBase);
+  EXPECT_EQ(s.first[0].addr[30], kBase + 29 * 4);
+}
+
+TEST(Polybench2Ports, ThreeDConvComputesAndStreams) {
+  expect_checks("polybench/3dconv", "{ni: 5, nj: 20, nk: 40}");
+  expect_deterministic("polybench/3dconv", "{ni: 4, nj: 12, nk: 36}");
+  // ni = 4, nj = 16, nk = 32: 2 launches (planes 1, 2) of 1 x 2 CTAs; rows j = 1..14 of each plane are
+  // interior, lanes k = 1..30: 11 loads and a store each.
+  const auto s = pull_all(*make_port("polybench/3dconv", "{ni: 4, nj: 16, nk: 32}"));
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.ctas, 4u);
+  EXPECT_EQ(s.insts_per_kernel[0], 14u * 12);
+  EXPECT_EQ(s.insts_per_kernel[1], 14u * 12);
+  EXPECT_EQ(s.stores, 2u * 14);
+  ASSERT_EQ(s.first.size(), 2u);
+  // Plane i, row 1: A[i - 1][0][k - 1] first.
+  EXPECT_EQ(s.first[0].active_mask, 0x7ffffffeu);
+  EXPECT_EQ(s.first[0].addr[1], kBase);
+  EXPECT_EQ(s.first[1].addr[1], kBase + 16 * 32 * 4);
+  EXPECT_EQ(s.first[1].addr[30], kBase + 16 * 32 * 4 + 29 * 4);
+}
+
+// The default inputs' warp instruction counts (memory and barriers, as pulled), for PortInfo::input:
+// --gtest_also_run_disabled_tests --gtest_filter='*DefaultSizes*'.
+TEST(Polybench2Ports, DISABLED_DefaultSizes) {
+  for (const char* name : {"polybench/2dconv", "polybench/3dconv"}) {
+    auto p = make_port(name);
+    const auto s = pull_all(*p);
+    std::printf("%s: %llu kernels, %llu warp instructions, check '%s'\n", name, (unsigned long long)s.kernels,
+                (unsigned long long)s.insts, p->check().c_str());
+  }
+}
+
+}  // namespace
+}  // namespace gms::kernels
