@@ -70,10 +70,26 @@ TEST(Polybench2Ports, ThreeDConvComputesAndStreams) {
   EXPECT_EQ(s.first[1].addr[30], kBase + 16 * 32 * 4 + 29 * 4);
 }
 
+TEST(Polybench2Ports, Syr2kComputesAndStreams) {
+  expect_checks("polybench/syr2k", "{n: 48}");
+  expect_deterministic("polybench/syr2k", "{n: 40}");
+  // n = 32: 4 CTAs of 8 warps, each: load C, store C, 32 x (load A[i][k], B[j][k], B[i][k], A[j][k], store
+  // C).
+  const auto s = pull_all(*make_port("polybench/syr2k", "{n: 32}"));
+  EXPECT_EQ(s.ctas, 4u);
+  EXPECT_EQ(s.insts, 32u * (2 + 5 * 32));
+  EXPECT_EQ(s.stores, 32u * (1 + 32));
+  ASSERT_EQ(s.first.size(), 1u);
+  const uint64_t c_base = kBase + 2 * 32 * 32 * 4;  // C after A and B
+  EXPECT_EQ(s.first[0].active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first[0].addr[0], c_base);
+  EXPECT_EQ(s.first[0].addr[31], c_base + 31 * 4);
+}
+
 // The default inputs' warp instruction counts (memory and barriers, as pulled), for PortInfo::input:
 // --gtest_also_run_disabled_tests --gtest_filter='*DefaultSizes*'.
 TEST(Polybench2Ports, DISABLED_DefaultSizes) {
-  for (const char* name : {"polybench/2dconv", "polybench/3dconv"}) {
+  for (const char* name : {"polybench/2dconv", "polybench/3dconv", "polybench/syr2k"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %llu kernels, %llu warp instructions, check '%s'\n", name, (unsigned long long)s.kernels,
