@@ -86,10 +86,35 @@ TEST(Polybench2Ports, Syr2kComputesAndStreams) {
   EXPECT_EQ(s.first[0].addr[31], c_base + 31 * 4);
 }
 
+TEST(Polybench2Ports, Fdtd2dComputesAndStreams) {
+  expect_checks("polybench/fdtd-2d", "{tmax: 3, nx: 20, ny: 50}");
+  expect_deterministic("polybench/fdtd-2d", "{tmax: 2, nx: 12, ny: 40}");
+  // tmax = 2, nx = 16, ny = 32: per step 3 launches of 1 x 2 CTAs, a warp per row i. Step 1: row 0 loads
+  // _fict_[t] and stores (2), rows 1..15 load, load, load, store (4); step 2: every row, lanes j >= 1 (4);
+  // step 3: rows 0..14, lanes j <= 30: 5 loads and a store.
+  const auto s = pull_all(*make_port("polybench/fdtd-2d", "{tmax: 2, nx: 16, ny: 32}"));
+  ASSERT_EQ(s.kernels, 6u);
+  EXPECT_EQ(s.insts_per_kernel[0], 2u + 15 * 4);
+  EXPECT_EQ(s.insts_per_kernel[1], 16u * 4);
+  EXPECT_EQ(s.insts_per_kernel[2], 15u * 6);
+  EXPECT_EQ(s.insts, 2u * (62 + 64 + 90));
+  ASSERT_EQ(s.first.size(), 6u);
+  // _fict_ (2 floats, 256 B), ex, ey, hz (2 KiB each).
+  EXPECT_EQ(s.first[0].active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first[0].addr[0], kBase);
+  EXPECT_EQ(s.first[0].addr[31], kBase);
+  EXPECT_EQ(s.first[3].addr[0], kBase + 4);  // _fict_[1]
+  const uint64_t hz = kBase + 256 + 2 * 16 * 32 * 4;
+  EXPECT_EQ(s.first[1].active_mask, 0xfffffffeu);
+  EXPECT_EQ(s.first[1].addr[1], hz);  // hz[0][j - 1]
+  EXPECT_EQ(s.first[2].active_mask, 0x7fffffffu);
+  EXPECT_EQ(s.first[2].addr[0], kBase + 256);  // ex[0][j]
+}
+
 // The default inputs' warp instruction counts (memory and barriers, as pulled), for PortInfo::input:
 // --gtest_also_run_disabled_tests --gtest_filter='*DefaultSizes*'.
 TEST(Polybench2Ports, DISABLED_DefaultSizes) {
-  for (const char* name : {"polybench/2dconv", "polybench/3dconv", "polybench/syr2k"}) {
+  for (const char* name : {"polybench/2dconv", "polybench/3dconv", "polybench/syr2k", "polybench/fdtd-2d"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %llu kernels, %llu warp instructions, check '%s'\n", name, (unsigned long long)s.kernels,

@@ -11,6 +11,7 @@ void register_polybench_atax(PortRegistry& r);
 void register_polybench_bicg(PortRegistry& r);
 void register_polybench_correlation(PortRegistry& r);
 void register_polybench_covariance(PortRegistry& r);
+void register_polybench_fdtd2d(PortRegistry& r);
 void register_polybench_gemm(PortRegistry& r);
 void register_polybench_gesummv(PortRegistry& r);
 void register_polybench_mvt(PortRegistry& r);
@@ -26,6 +27,7 @@ void register_polybench_ports(PortRegistry& r) {
   register_polybench_bicg(r);
   register_polybench_correlation(r);
   register_polybench_covariance(r);
+  register_polybench_fdtd2d(r);
   register_polybench_gemm(r);
   register_polybench_gesummv(r);
   register_polybench_mvt(r);
