@@ -111,10 +111,38 @@ TEST(Polybench2Ports, Fdtd2dComputesAndStreams) {
   EXPECT_EQ(s.first[2].addr[0], kBase + 256);  // ex[0][j]
 }
 
+TEST(Polybench2Ports, GramschmidtComputesAndStreams) {
+  expect_checks("polybench/gramschmidt", "{n: 40, diag: 1}");
+  expect_checks("polybench/gramschmidt", "{n: 264, diag: 3}");  // 2 CTAs in kernels 2 and 3
+  expect_checks("polybench/gramschmidt", "{n: 40}");  // the benchmark's A: NaN from k = 0, as on the GPU
+  expect_deterministic("polybench/gramschmidt", "{n: 48}");
+  // n = 32: per k, kernel1's lane 0 loads column k (32) and stores R[k][k]; kernel2's warp 0 loads R[k][k],
+  // A[i][k] and stores Q[i][k]; kernel3's warp 0 (lanes j > k; none at k = 31) stores R[k][j] = 0, then
+  // 32 x (load, load, store) and 32 x (load, load, load, store). The other 7 warps of each CTA have no
+  // element.
+  const auto s = pull_all(*make_port("polybench/gramschmidt", "{n: 32}"));
+  ASSERT_EQ(s.kernels, 3u * 32);
+  EXPECT_EQ(s.insts_per_kernel[0], 33u);
+  EXPECT_EQ(s.insts_per_kernel[1], 3u);
+  EXPECT_EQ(s.insts_per_kernel[2], 1u + 3 * 32 + 4 * 32);
+  EXPECT_EQ(s.insts_per_kernel[3 * 31 + 2], 0u);
+  EXPECT_EQ(s.insts, 32u * (33 + 3) + 31u * 225);
+  ASSERT_EQ(s.first.size(), 3u * 31 + 2);  // kernel3 at k = 31 emits nothing
+  const uint64_t r = kBase + 32 * 32 * 4;  // A, R, Q
+  EXPECT_EQ(s.first[0].active_mask, 0x1u);
+  EXPECT_EQ(s.first[0].addr[0], kBase);  // A[0][0]
+  EXPECT_EQ(s.first[1].active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first[1].addr[31], r);  // R[0][0], every lane
+  EXPECT_EQ(s.first[2].kind, MemKind::Store);
+  EXPECT_EQ(s.first[2].active_mask, 0xfffffffeu);
+  EXPECT_EQ(s.first[2].addr[1], r + 4);  // R[0][1]
+}
+
 // The default inputs' warp instruction counts (memory and barriers, as pulled), for PortInfo::input:
 // --gtest_also_run_disabled_tests --gtest_filter='*DefaultSizes*'.
 TEST(Polybench2Ports, DISABLED_DefaultSizes) {
-  for (const char* name : {"polybench/2dconv", "polybench/3dconv", "polybench/syr2k", "polybench/fdtd-2d"}) {
+  for (const char* name : {"polybench/2dconv", "polybench/3dconv", "polybench/syr2k", "polybench/fdtd-2d",
+                           "polybench/gramschmidt"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf("%s: %llu kernels, %llu warp instructions, check '%s'\n", name, (unsigned long long)s.kernels,

@@ -14,6 +14,7 @@ void register_polybench_covariance(PortRegistry& r);
 void register_polybench_fdtd2d(PortRegistry& r);
 void register_polybench_gemm(PortRegistry& r);
 void register_polybench_gesummv(PortRegistry& r);
+void register_polybench_gramschmidt(PortRegistry& r);
 void register_polybench_mvt(PortRegistry& r);
 void register_polybench_syr2k(PortRegistry& r);
 void register_polybench_syrk(PortRegistry& r);
@@ -30,6 +31,7 @@ void register_polybench_ports(PortRegistry& r) {
   register_polybench_fdtd2d(r);
   register_polybench_gemm(r);
   register_polybench_gesummv(r);
+  register_polybench_gramschmidt(r);
   register_polybench_mvt(r);
   register_polybench_syr2k(r);
   register_polybench_syrk(r);
