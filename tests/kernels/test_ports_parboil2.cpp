@@ -3,6 +3,7 @@
 // stream twice.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 
 #include "tests/kernels/port_test_util.h"
@@ -52,6 +53,25 @@ TEST(ParboilPorts2, LbmComputesAndStreams) {
   EXPECT_EQ(s.first[1].addr[0], dst + margin);  // the second step reads the first's output
 }
 
+TEST(ParboilPorts2, CutcpComputesAndStreams) {
+  expect_checks("parboil/cutcp", "{side_x: 14, side_y: 10, side_z: 9}");
+  expect_deterministic("parboil/cutcp", "{side_x: 8, side_y: 8, side_z: 6}");
+  // Every warp: 11 rounds over the 335 neighbour bins, 4 bins per half-warp in the first 10 (8 loads), 2
+  // in the last (4 loads, the second of warp 3 by one half-warp), 2 barriers a round, 4 stores.
+  const auto s = pull_all(*make_port("parboil/cutcp", "{side_x: 6, side_y: 6, side_z: 6}"));
+  EXPECT_EQ(s.warps, 4 * s.ctas);
+  EXPECT_EQ(s.loads, 84 * s.warps);
+  EXPECT_EQ(s.barriers, 22 * s.warps);
+  EXPECT_EQ(s.stores, 4 * s.warps);
+  ASSERT_EQ(s.first.size(), s.kernels);
+  // The first load: half-warp 0 the first 16 floats of bin (-2, -3, -3) from the origin's (one bin past
+  // the bins' base, after the regions of 2048 B each), half-warp 1 those of the next bin.
+  EXPECT_EQ(s.first[0].active_mask, 0xffffffffu);
+  EXPECT_EQ((s.first[0].addr[0] - kBase) % 2048, 128u);
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    EXPECT_EQ(s.first[0].addr[l], s.first[0].addr[0] + 4 * (l % 16) + 128 * (l / 16));
+}
+
 }  // namespace
 }  // namespace gms::kernels
 
@@ -59,12 +79,15 @@ namespace gms::kernels {
 namespace {
 // The default inputs' warp instructions (slow: run by hand with --gtest_also_run_disabled_tests).
 TEST(ParboilPorts2, DISABLED_DefaultCounts) {
-  for (const char* name : {"parboil/lbm"}) {
+  for (const char* name : {"parboil/lbm", "parboil/cutcp"}) {
+    const auto t0 = std::chrono::steady_clock::now();
     auto p = test::make_port(name);
     const auto s = test::pull_all(*p);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf(
-        "%s: %llu kernels, %llu warps, %llu warp instructions (%llu loads, %llu stores, %llu barriers)\n",
-        name, (unsigned long long)s.kernels, (unsigned long long)s.warps, (unsigned long long)s.insts,
+        "%s (%.1f s to pull): %llu kernels, %llu warps, %llu warp instructions (%llu loads, %llu stores, "
+        "%llu barriers)\n",
+        name, secs, (unsigned long long)s.kernels, (unsigned long long)s.warps, (unsigned long long)s.insts,
         (unsigned long long)s.loads, (unsigned long long)s.stores, (unsigned long long)s.barriers);
     EXPECT_EQ(p->check(), "") << name;
   }

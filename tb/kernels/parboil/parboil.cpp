@@ -3,6 +3,7 @@
 
 namespace gms::kernels {
 
+void register_parboil_cutcp(PortRegistry& r);
 void register_parboil_lbm(PortRegistry& r);
 void register_parboil_mri_q(PortRegistry& r);
 void register_parboil_sgemm(PortRegistry& r);
@@ -10,6 +11,7 @@ void register_parboil_spmv(PortRegistry& r);
 void register_parboil_stencil(PortRegistry& r);
 
 void register_parboil_ports(PortRegistry& r) {
+  register_parboil_cutcp(r);
   register_parboil_lbm(r);
   register_parboil_mri_q(r);
   register_parboil_sgemm(r);
