@@ -72,6 +72,25 @@ TEST(ParboilPorts2, CutcpComputesAndStreams) {
     EXPECT_EQ(s.first[0].addr[l], s.first[0].addr[0] + 4 * (l % 16) + 128 * (l / 16));
 }
 
+TEST(ParboilPorts2, TpacfComputesAndStreams) {
+  expect_checks("parboil/tpacf", "{points: 600, sets: 2}");
+  expect_deterministic("parboil/tpacf", "{points: 300, sets: 1}");
+  // 512 points, 1 random set: 3 CTAs of 8 warps. Per warp: 2 chunks x (3 loads, a barrier); self CTAs
+  // (0, 1) 2 + 1 random chunks, the cross CTA 2 x 2, 3 loads each; 36 barriers of the reduction; warp 0
+  // stores the 20 bins.
+  const auto s = pull_all(*make_port("parboil/tpacf", "{points: 512, sets: 1}"));
+  EXPECT_EQ(s.ctas, 3u);
+  EXPECT_EQ(s.warps, 24u);
+  EXPECT_EQ(s.barriers, 24u * (2 + 36));
+  EXPECT_EQ(s.loads, 8u * (2 * (6 + 9) + (6 + 12)));
+  EXPECT_EQ(s.stores, 3u);
+  EXPECT_EQ(s.insts, s.loads + s.stores + s.barriers);
+  ASSERT_EQ(s.first.size(), 1u);
+  EXPECT_EQ(s.first[0].active_mask, 0xffffffffu);  // x of the data's first 32 points
+  EXPECT_EQ(s.first[0].addr[0], kBase);
+  EXPECT_EQ(s.first[0].addr[31], kBase + 31 * 4);
+}
+
 }  // namespace
 }  // namespace gms::kernels
 
@@ -79,7 +98,7 @@ namespace gms::kernels {
 namespace {
 // The default inputs' warp instructions (slow: run by hand with --gtest_also_run_disabled_tests).
 TEST(ParboilPorts2, DISABLED_DefaultCounts) {
-  for (const char* name : {"parboil/lbm", "parboil/cutcp"}) {
+  for (const char* name : {"parboil/lbm", "parboil/cutcp", "parboil/tpacf"}) {
     const auto t0 = std::chrono::steady_clock::now();
     auto p = test::make_port(name);
     const auto s = test::pull_all(*p);

@@ -9,6 +9,7 @@ void register_parboil_mri_q(PortRegistry& r);
 void register_parboil_sgemm(PortRegistry& r);
 void register_parboil_spmv(PortRegistry& r);
 void register_parboil_stencil(PortRegistry& r);
+void register_parboil_tpacf(PortRegistry& r);
 
 void register_parboil_ports(PortRegistry& r) {
   register_parboil_cutcp(r);
@@ -17,6 +18,7 @@ void register_parboil_ports(PortRegistry& r) {
   register_parboil_sgemm(r);
   register_parboil_spmv(r);
   register_parboil_stencil(r);
+  register_parboil_tpacf(r);
 }
 
 }  // namespace gms::kernels
