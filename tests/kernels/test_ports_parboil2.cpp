@@ -91,6 +91,30 @@ TEST(ParboilPorts2, TpacfComputesAndStreams) {
   EXPECT_EQ(s.first[0].addr[31], kBase + 31 * 4);
 }
 
+TEST(ParboilPorts2, SadComputesAndStreams) {
+  expect_checks("parboil/sad", "{width: 48, height: 32}");
+  expect_deterministic("parboil/sad", "{width: 32, height: 32}");
+  // 32 x 16: 2 macroblocks. larger_sad_calc_8: 2 CTAs of 4 warps, larger_sad_calc_16: 2 of 1; every warp
+  // 18 rounds (the last one lane: word 544) of 4 loads and 5 stores.
+  uint64_t lone = 0;
+  const auto s =
+      pull_all(*make_port("parboil/sad", "{width: 32, height: 16}"),
+               [&](uint64_t, const std::string&, const WarpInst& i) { lone += i.active_mask == 1u; });
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.insts_per_kernel[0], 8u * 18 * 9);
+  EXPECT_EQ(s.insts_per_kernel[1], 2u * 18 * 9);
+  EXPECT_EQ(s.loads, 10u * 18 * 4);
+  EXPECT_EQ(lone, 10u * 9);
+  ASSERT_EQ(s.first.size(), 2u);
+  // calc_8's first load: the 4 x 4 SADs (type 7, from 25 x 2 x 1096 16-bit SADs) of the first macroblock,
+  // after d_cur_image (2 x 256 pixels).
+  const uint64_t sads = kBase + 1024;
+  EXPECT_EQ(s.first[0].active_mask, 0xffffffffu);
+  EXPECT_EQ(s.first[0].addr[0], sads + 25 * 2 * 1096 * 2);
+  EXPECT_EQ(s.first[0].addr[31], sads + 25 * 2 * 1096 * 2 + 31 * 4);
+  EXPECT_EQ(s.first[1].addr[0], sads + 5 * 2 * 1096 * 2);  // calc_16 reads the 8 x 8 SADs (type 4)
+}
+
 }  // namespace
 }  // namespace gms::kernels
 
@@ -98,7 +122,7 @@ namespace gms::kernels {
 namespace {
 // The default inputs' warp instructions (slow: run by hand with --gtest_also_run_disabled_tests).
 TEST(ParboilPorts2, DISABLED_DefaultCounts) {
-  for (const char* name : {"parboil/lbm", "parboil/cutcp", "parboil/tpacf"}) {
+  for (const char* name : {"parboil/lbm", "parboil/cutcp", "parboil/tpacf", "parboil/sad"}) {
     const auto t0 = std::chrono::steady_clock::now();
     auto p = test::make_port(name);
     const auto s = test::pull_all(*p);

@@ -6,6 +6,7 @@ namespace gms::kernels {
 void register_parboil_cutcp(PortRegistry& r);
 void register_parboil_lbm(PortRegistry& r);
 void register_parboil_mri_q(PortRegistry& r);
+void register_parboil_sad(PortRegistry& r);
 void register_parboil_sgemm(PortRegistry& r);
 void register_parboil_spmv(PortRegistry& r);
 void register_parboil_stencil(PortRegistry& r);
@@ -15,6 +16,7 @@ void register_parboil_ports(PortRegistry& r) {
   register_parboil_cutcp(r);
   register_parboil_lbm(r);
   register_parboil_mri_q(r);
+  register_parboil_sad(r);
   register_parboil_sgemm(r);
   register_parboil_spmv(r);
   register_parboil_stencil(r);
