@@ -357,7 +357,7 @@ void register_parboil_cutcp(PortRegistry& r) {
       "charges, 0.1 atoms per A^3 as the source assumes), h = 0.5 A, cutoff 12 A (main.c): 26 x 26 regions "
       "per launch, 335 neighbour bins. Scaled in z only, 100 -> 40 A (11 of the 26 launches, one per z "
       "plane of regions): each launch keeps the original's CTAs and bin working set, 3.3 M warp "
-      "instructions (loads, stores, barriers) instead of 7.9 M; atoms that overflow their bin (computed on "
+      "instructions (loads, stores, barriers) instead of 7.7 M; atoms that overflow their bin (computed on "
       "the CPU by the benchmark) are left out";
   p.papers = "reuse distance (003)";
   p.kernels = "cuda_cutoff_potential_lattice6overlap";
