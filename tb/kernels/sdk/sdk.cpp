@@ -4,9 +4,11 @@
 namespace gms::kernels {
 
 void register_sdk_blackscholes(PortRegistry& r);
+void register_sdk_matrixmul(PortRegistry& r);
 
 void register_sdk_ports(PortRegistry& r) {
   register_sdk_blackscholes(r);
+  register_sdk_matrixmul(r);
 }
 
 }  // namespace gms::kernels
