@@ -55,5 +55,51 @@ TEST(SdkPorts, MatrixMulComputesAndStreams) {
   EXPECT_EQ(p->check(), "");
 }
 
+TEST(SdkPorts, MergeSortComputesAndStreams) {
+  expect_checks("sdk/mergesort", "{n: 8192}");
+  expect_checks("sdk/mergesort", "{n: 3072, num_values: 16, seed: 4}");  // a last segment with no B half
+  expect_checks("sdk/mergesort", "{n: 5120, num_values: 100000, seed: 9}");
+  expect_deterministic("sdk/mergesort", "{n: 4096, num_values: 64}");
+  {
+    // N = 1024: no merge stage; one CTA of 16 warps: 4 loads, 10 steps of 2 barriers, a barrier, 4 stores.
+    const auto s = pull_all(*make_port("sdk/mergesort", "{n: 1024}"));
+    EXPECT_EQ(s.kernels, 1u);
+    EXPECT_EQ(s.insts, 16u * 29);
+    EXPECT_EQ(s.loads, 16u * 4);
+    EXPECT_EQ(s.stores, 16u * 4);
+    ASSERT_EQ(s.first.size(), 1u);
+    const uint64_t src_key = kBase + 4 * 4096;  // after DstKey, DstVal, BufKey, BufVal
+    EXPECT_EQ(s.first[0].addr[0], src_key);
+    EXPECT_EQ(s.first[0].addr[31], src_key + 31 * 4);
+  }
+  {
+    // N = 2048: one stage: sample ranks, limits for A and B, then 16 interval CTAs.
+    const auto s = pull_all(*make_port("sdk/mergesort", "{n: 2048}"));
+    ASSERT_EQ(s.kernels, 5u);
+    EXPECT_EQ(s.kernel_names[1], "generateSampleRanksKernel<1>");
+    EXPECT_EQ(s.kernel_names[4], "mergeElementaryIntervalsKernel<1>");
+    EXPECT_EQ(s.ctas, 2u + 1 + 1 + 1 + 16);
+    // The sample-rank kernel: lanes 0..7 of warp 0 (8 samples in A) store RanksA[i] = 128 i first.
+    EXPECT_EQ(s.first[1].kind, MemKind::Store);
+    EXPECT_EQ(s.first[1].active_mask, 0xffu);
+    EXPECT_EQ(s.first[1].addr[7], kBase + 6 * 8192 + 7 * 4);  // d_RanksA after the six 8 KB arrays
+  }
+}
+
+// The default inputs' stream sizes (a minute): --gtest_also_run_disabled_tests
+// --gtest_filter='*SdkDefaultInputs*'.
+TEST(SdkPorts, DISABLED_SdkDefaultInputs) {
+  for (const char* name : {"sdk/matrixmul", "sdk/mergesort"}) {
+    auto p = make_port(name);
+    const auto s = pull_all(*p);
+    std::printf(
+        "%-24s kernels %4llu  CTAs %7llu  warps %8llu  warp insts %10llu (loads %llu, stores %llu)  check "
+        "'%s'\n",
+        name, (unsigned long long)s.kernels, (unsigned long long)s.ctas, (unsigned long long)s.warps,
+        (unsigned long long)s.insts, (unsigned long long)s.loads, (unsigned long long)s.stores,
+        p->check().c_str());
+  }
+}
+
 }  // namespace
 }  // namespace gms::kernels
