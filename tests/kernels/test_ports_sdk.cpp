@@ -3,6 +3,7 @@
 // hand on a tiny input, and emits the same stream twice.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tests/kernels/port_test_util.h"
@@ -86,10 +87,31 @@ TEST(SdkPorts, MergeSortComputesAndStreams) {
   }
 }
 
+TEST(SdkPorts, BinomialOptionsComputesAndStreams) {
+  expect_checks("sdk/binomialoptions", "{options: 3, steps: 512}");
+  expect_checks("sdk/binomialoptions", "{options: 2, seed: 7}");  // NUM_STEPS = 2048
+  expect_deterministic("sdk/binomialoptions", "{options: 3, steps: 256}");
+  // 2 options, 128 steps: 2 CTAs of 4 warps, 2 barriers a step; thread 0 stores the price at the end.
+  const auto s = pull_all(*make_port("sdk/binomialoptions", "{options: 2, steps: 128}"));
+  EXPECT_EQ(s.kernels, 1u);
+  EXPECT_EQ(s.ctas, 2u);
+  EXPECT_EQ(s.insts, 2u * (4 * 2 * 128 + 1));
+  EXPECT_EQ(s.barriers, 2u * 4 * 2 * 128);
+  EXPECT_EQ(s.stores, 2u);
+  EXPECT_EQ(s.first[0].kind, MemKind::Barrier);
+  uint64_t store_addr = 0;
+  pull_all(*make_port("sdk/binomialoptions", "{options: 2, steps: 128}"),
+           [&](uint64_t, const std::string&, const WarpInst& i) {
+             if (i.kind == MemKind::Store && i.active_mask == 1u)
+               store_addr = std::max(store_addr, i.addr[0]);
+           });
+  EXPECT_EQ(store_addr, kBase + 4);  // d_CallValue[1]
+}
+
 // The default inputs' stream sizes (a minute): --gtest_also_run_disabled_tests
 // --gtest_filter='*SdkDefaultInputs*'.
 TEST(SdkPorts, DISABLED_SdkDefaultInputs) {
-  for (const char* name : {"sdk/matrixmul", "sdk/mergesort"}) {
+  for (const char* name : {"sdk/matrixmul", "sdk/mergesort", "sdk/binomialoptions"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf(
