@@ -108,10 +108,28 @@ TEST(SdkPorts, BinomialOptionsComputesAndStreams) {
   EXPECT_EQ(store_addr, kBase + 4);  // d_CallValue[1]
 }
 
+TEST(SdkPorts, FastWalshComputesAndStreams) {
+  expect_checks("sdk/fastwalsh", "{log2_data: 15}");                  // two global passes, odd elementary
+  expect_checks("sdk/fastwalsh", "{log2_data: 14, log2_kernel: 5}");  // one pass, 2^12 blocks -> 2^10
+  expect_checks("sdk/fastwalsh", "{log2_data: 11, seed: 3}");         // elementary only
+  expect_deterministic("sdk/fastwalsh", "{log2_data: 13}");
+  // 2^10 elements: each FWT is one fwtBatch1Kernel CTA of 8 warps (4 loads, 5 radix-4 barriers, the last
+  // barrier, 4 stores); modulateKernel: 128 CTAs of 8 warps, only the first 4 CTAs have elements (load,
+  // load, store).
+  const auto s = pull_all(*make_port("sdk/fastwalsh", "{log2_data: 10, log2_kernel: 3}"));
+  ASSERT_EQ(s.kernels, 4u);
+  EXPECT_EQ(s.kernel_names[2], "modulateKernel");
+  EXPECT_EQ(s.insts_per_kernel[0], 8u * 14);
+  EXPECT_EQ(s.insts_per_kernel[2], 4u * 8 * 3);
+  EXPECT_EQ(s.insts, 3u * 8 * 14 + 4 * 8 * 3);
+  EXPECT_EQ(s.first[0].addr[0], kBase + 4096);  // d_Data after d_Kernel
+  EXPECT_EQ(s.first[1].addr[0], kBase);
+}
+
 // The default inputs' stream sizes (a minute): --gtest_also_run_disabled_tests
 // --gtest_filter='*SdkDefaultInputs*'.
 TEST(SdkPorts, DISABLED_SdkDefaultInputs) {
-  for (const char* name : {"sdk/matrixmul", "sdk/mergesort", "sdk/binomialoptions"}) {
+  for (const char* name : {"sdk/matrixmul", "sdk/mergesort", "sdk/binomialoptions", "sdk/fastwalsh"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf(
