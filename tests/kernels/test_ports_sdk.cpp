@@ -126,10 +126,39 @@ TEST(SdkPorts, FastWalshComputesAndStreams) {
   EXPECT_EQ(s.first[1].addr[0], kBase);
 }
 
+TEST(SdkPorts, HistogramComputesAndStreams) {
+  expect_checks("sdk/histogram", "{bytes: 200000, calls: 1}");  // 13 partial 64-bin histograms
+  expect_checks("sdk/histogram", "{bytes: 65536, calls: 2, seed: 5}");
+  expect_deterministic("sdk/histogram", "{bytes: 40000, calls: 1}");
+  // 16,128 bytes (64 threads x 252): one histogram64 CTA of 2 warps, 16 uint4 loads each (the second warp's
+  // last one for 16 lanes), 2 barriers, a store; merge64: 64 CTAs of 8 warps, 8 barriers each, warp 0 of
+  // each one load and one store; histogram256: 240 CTAs of 6 warps, the first 21 CTAs one load a warp,
+  // 2 barriers each, 8 partial-histogram stores a CTA; merge256: 256 CTAs, 8 warps each one load and 8
+  // barriers, one store.
+  WarpInst first_load;
+  bool seen = false;
+  const auto s = pull_all(*make_port("sdk/histogram", "{bytes: 16128, calls: 1}"),
+                          [&](uint64_t k, const std::string&, const WarpInst& i) {
+                            if (k == 0 && i.kind == MemKind::Load && !seen) first_load = i, seen = true;
+                          });
+  ASSERT_EQ(s.kernels, 4u);
+  EXPECT_EQ(s.kernel_names[0], "histogram64Kernel");
+  EXPECT_EQ(s.kernel_names[3], "mergeHistogram256Kernel");
+  EXPECT_EQ(s.insts_per_kernel[0], 32u + 4 + 2);
+  EXPECT_EQ(s.insts_per_kernel[1], 64u * (8 * 8 + 2));
+  EXPECT_EQ(s.insts_per_kernel[2], 21u * 6 + 240 * 6 * 2 + 240 * 8);
+  EXPECT_EQ(s.insts_per_kernel[3], 256u * (8 + 64 + 1));
+  ASSERT_TRUE(seen);
+  EXPECT_EQ(first_load.width, 16u);
+  EXPECT_EQ(first_load.addr[0], kBase);
+  EXPECT_EQ(first_load.addr[1], kBase + 16);
+}
+
 // The default inputs' stream sizes (a minute): --gtest_also_run_disabled_tests
 // --gtest_filter='*SdkDefaultInputs*'.
 TEST(SdkPorts, DISABLED_SdkDefaultInputs) {
-  for (const char* name : {"sdk/matrixmul", "sdk/mergesort", "sdk/binomialoptions", "sdk/fastwalsh"}) {
+  for (const char* name :
+       {"sdk/matrixmul", "sdk/mergesort", "sdk/binomialoptions", "sdk/fastwalsh", "sdk/histogram"}) {
     auto p = make_port(name);
     const auto s = pull_all(*p);
     std::printf(
