@@ -1,10 +1,10 @@
-// CUDA SDK matrixMul: C = A B with shared-memory tiling, MatrixMulCUDA<32>: CTAs of 32 x 32 threads, each CTA
-// one 32 x 32 tile of C, each thread one element. Per tile step along the shared dimension, every thread
-// loads one element of A's tile and one of B's (a warp: one row of each tile, 128 B) into shared memory, a
-// barrier, 32 multiply-adds from the shared tiles (fully unrolled), a barrier. At the end each thread stores
-// its element of C. The host launches the kernel once to warm up, then nIter times on the same input.
-// The multiply-adds are fused (fma.rn.f32 in the PTX); the port and the reference both use fmaf in the
-// kernel's order, so results compare exactly.
+// CUDA SDK matrixMul: C = A B with shared-memory tiling, MatrixMulCUDA<32> (the sample's block_size; <16>
+// with block = 16): CTAs of 32 x 32 threads, each CTA one 32 x 32 tile of C, each thread one element. Per
+// tile step along the shared dimension, every thread loads one element of A's tile and one of B's (a warp:
+// one row of each tile, 128 B) into shared memory, a barrier, 32 multiply-adds from the shared tiles (fully
+// unrolled), a barrier. At the end each thread stores its element of C. The host launches the kernel once to
+// warm up, then nIter times on the same input. The multiply-adds are fused (fma.rn.f32 in the PTX); the port
+// and the reference both use fmaf in the kernel's order, so results compare exactly.
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -16,14 +16,15 @@ namespace gms::kernels {
 namespace {
 
 // nvcc 13.0 --ptx -arch=sm_75 (sm_70 is gone from CUDA 13) and ptxas -v on MatrixMulCUDA<32>: PTX between
-// the memory instructions (shared-memory accesses add one each, in the machinery).
+// the memory instructions (shared-memory accesses add one each, in the machinery); <16> has the same gaps.
 constexpr uint32_t kGapEntry = 38;  // parameters, tile bases, loop test
 constexpr uint32_t kGapFma = 1;     // each fma after its two shared loads
 constexpr uint32_t kGapStep = 5;    // pointer steps and the loop test, before the next tile's load of A
-constexpr uint32_t kGapStore = 7;   // loop exit and C's index
-constexpr uint32_t kRegs = 44;      // ptxas -v, sm_75
-constexpr uint32_t kShmem = 8192;   // As and Bs, 32 x 32 floats each
-constexpr uint32_t kBlock = 32;
+constexpr uint32_t kGapExit = 7;    // loop exit and C's index
+// Registers: ptxas -v gives 44 (<32>) and 39 (<16>) on sm_75. A 1024-thread CTA on a 32768-register SM
+// (Fermi, where the sample runs <32>) needs at most 32, and ptxas -maxrregcount=32 compiles <32> without
+// spills: 32 for <32>.
+constexpr uint32_t kRegs32 = 32, kRegs16 = 39;
 
 uint64_t splitmix(uint64_t& s) {
   uint64_t z = (s += 0x9e3779b97f4a7c15ull);
@@ -43,8 +44,8 @@ Float fma(const Float& a, const Float& b, const Float& c) {
 
 class MatrixMul : public KernelPort {
  public:
-  MatrixMul(uint32_t wa, uint32_t ha, uint32_t wb, uint32_t launches, uint64_t seed)
-      : wa_(wa), ha_(ha), wb_(wb), launches_(launches), seed_(seed) {}
+  MatrixMul(uint32_t block, uint32_t wa, uint32_t ha, uint32_t wb, uint32_t launches, uint64_t seed)
+      : block_(block), wa_(wa), ha_(ha), wb_(wb), launches_(launches), seed_(seed) {}
 
   void setup(DeviceMemory& mem) override {
     a_ = mem.alloc<float>("d_A", size_t(wa_) * ha_);
@@ -63,11 +64,11 @@ class MatrixMul : public KernelPort {
   void run(Launcher& host) override {
     for (uint32_t it = 0; it < launches_; ++it) {
       KernelLaunch k;
-      k.name = "MatrixMulCUDA<32>";
-      k.grid = {wb_ / kBlock, ha_ / kBlock, 1};
-      k.block = {kBlock, kBlock, 1};
-      k.regs_per_thread = kRegs;
-      k.shmem_per_cta = kShmem;
+      k.name = "MatrixMulCUDA<" + std::to_string(block_) + ">";
+      k.grid = {wb_ / block_, ha_ / block_, 1};
+      k.block = {block_, block_, 1};
+      k.regs_per_thread = block_ == 32 ? kRegs32 : kRegs16;
+      k.shmem_per_cta = 2 * block_ * block_ * sizeof(float);  // As and Bs (ptxas -v: 8192 and 2048 B)
       k.body = [this](Warp& w) { body(w); };
       host.launch(std::move(k));
     }
@@ -89,37 +90,37 @@ class MatrixMul : public KernelPort {
 
  private:
   void body(Warp& w) {
-    const int64_t wa = wa_, wb = wb_;
+    const int64_t wa = wa_, wb = wb_, blk = block_;
     const int64_t bx = w.block_idx().x, by = w.block_idx().y;
     const Int& tx = w.thread_idx_x();
     const Int& ty = w.thread_idx_y();
-    const int64_t a_begin = wa * kBlock * by, a_end = a_begin + wa - 1, a_step = kBlock;
-    const int64_t b_begin = kBlock * bx, b_step = kBlock * wb;
-    std::vector<float>& as = w.shared<float>(0, kBlock * kBlock);
-    std::vector<float>& bs = w.shared<float>(1, kBlock * kBlock);
+    const int64_t a_begin = wa * blk * by, a_end = a_begin + wa - 1, a_step = blk;
+    const int64_t b_begin = blk * bx, b_step = blk * wb;
+    std::vector<float>& as = w.shared<float>(0, blk * blk);
+    std::vector<float>& bs = w.shared<float>(1, blk * blk);
     Float csub = 0.0f;
     w.compute(kGapEntry);
     // The tile loop's bounds are the CTA's: every thread runs the same trips.
     for (int64_t a = a_begin, b = b_begin; a <= a_end; a += a_step, b += b_step) {
-      const Int tile = ty * kBlock + tx;
+      const Int tile = ty * blk + tx;
       w.shared_store(as, tile, w.load(0x10, a_, a + wa * ty + tx));
       w.shared_store(bs, tile, w.load(0x20, b_, b + wb * ty + tx));
       w.sync();
-      for (int64_t k = 0; k < kBlock; ++k) {
-        const Float x = w.shared_load(as, ty * kBlock + k);
-        const Float y = w.shared_load(bs, tx + k * kBlock);
+      for (int64_t k = 0; k < blk; ++k) {
+        const Float x = w.shared_load(as, ty * blk + k);
+        const Float y = w.shared_load(bs, tx + k * blk);
         csub = fma(x, y, csub);
         w.compute(kGapFma);
       }
       w.sync();
       w.compute(kGapStep);
     }
-    w.compute(kGapStore - kGapStep);
-    const int64_t c = wb * kBlock * by + kBlock * bx;
+    w.compute(kGapExit);
+    const int64_t c = wb * blk * by + blk * bx;
     w.store(0x30, c_, c + wb * ty + tx, csub);
   }
 
-  uint32_t wa_, ha_, wb_, launches_;
+  uint32_t block_, wa_, ha_, wb_, launches_;
   uint64_t seed_;
   DeviceArray<float> a_, b_, c_;
 };
@@ -135,17 +136,21 @@ void register_sdk_matrixmul(PortRegistry& r) {
       "the sample's default, unscaled: block_size 32, A 320 x 320, B 640 x 320 (wA = hA = 320, wB = 640; "
       "A, B, C 1.95 MB, paper 004's 1.9 MB), A = 1 and B = 0.01 as ConstantInit sets them (seed = 0; "
       "another seed: uniform values in [-1, 1)); 2 launches, the warm-up and one of the nIter = 300 timed "
-      "ones (paper 004 lists 2 kernels; every launch repeats the same stream): 0.52 M warp instructions";
+      "ones (paper 004 lists 2 kernels; every launch repeats the same stream): 0.52 M warp instructions. "
+      "block = 16 runs MatrixMulCUDA<16> (256-thread CTAs, for SMs that hold fewer than 1024 threads)";
   p.papers = "Decoupled L1D (002, MM), H-Xbar LLC (004, MM: 1.9 MB of private LLC data)";
-  p.kernels = "MatrixMulCUDA<32>";
+  p.kernels = "MatrixMulCUDA<32> (MatrixMulCUDA<16> with block = 16)";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
-    // The grid covers C with whole tiles: every size a multiple of 32.
-    const uint64_t wa = s.get_uint("wa", 320, kBlock, 8192) / kBlock * kBlock;
-    const uint64_t ha = s.get_uint("ha", 320, kBlock, 8192) / kBlock * kBlock;
-    const uint64_t wb = s.get_uint("wb", 640, kBlock, 8192) / kBlock * kBlock;
+    const uint64_t block = s.get_uint("block", 32, 16, 32);
+    if (block != 16 && block != 32) throw ConfigError("sdk/matrixmul: block must be 16 or 32");
+    // The grid covers C with whole tiles: every size a multiple of the block.
+    const uint64_t wa = s.get_uint("wa", 320, block, 8192) / block * block;
+    const uint64_t ha = s.get_uint("ha", 320, block, 8192) / block * block;
+    const uint64_t wb = s.get_uint("wb", 640, block, 8192) / block * block;
     const uint64_t launches = s.get_uint("launches", 2, 1, 301);
     const uint64_t seed = s.get_uint("seed", 0);
-    return std::make_unique<MatrixMul>(uint32_t(wa), uint32_t(ha), uint32_t(wb), uint32_t(launches), seed);
+    return std::make_unique<MatrixMul>(uint32_t(block), uint32_t(wa), uint32_t(ha), uint32_t(wb),
+                                       uint32_t(launches), seed);
   };
   r.add(std::move(p));
 }
