@@ -176,13 +176,14 @@ TEST(SdkPorts, DISABLED_SdkDefaultInputs) {
   };
   for (const auto& [name, size] : runs) {
     auto p = make_port(name, size);
-    const auto s = pull_all(*p);
+    uint64_t compute = 0;  // the gaps: compute instructions before each memory instruction or barrier
+    const auto s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) { compute += i.gap; });
     std::printf(
-        "%-20s %-38s kernels %3llu  CTAs %6llu  warps %7llu  warp insts %9llu (loads %llu, stores %llu)  "
-        "check '%s'\n",
+        "%-20s %-38s kernels %3llu  CTAs %6llu  warps %7llu  warp insts %9llu (loads %llu, stores %llu; "
+        "with compute %llu)  check '%s'\n",
         name, size, (unsigned long long)s.kernels, (unsigned long long)s.ctas, (unsigned long long)s.warps,
         (unsigned long long)s.insts, (unsigned long long)s.loads, (unsigned long long)s.stores,
-        p->check().c_str());
+        (unsigned long long)(s.insts + compute), p->check().c_str());
   }
 }
 
