@@ -7,6 +7,7 @@ void register_rodinia_backprop(PortRegistry& r);
 void register_rodinia_bfs(PortRegistry& r);
 void register_rodinia_btree(PortRegistry& r);
 void register_rodinia_cfd(PortRegistry& r);
+void register_rodinia_dwt2d(PortRegistry& r);
 void register_rodinia_gaussian(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
@@ -23,6 +24,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_bfs(r);
   register_rodinia_btree(r);
   register_rodinia_cfd(r);
+  register_rodinia_dwt2d(r);
   register_rodinia_gaussian(r);
   register_rodinia_hotspot(r);
   register_rodinia_kmeans(r);

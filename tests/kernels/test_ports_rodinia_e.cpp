@@ -1,0 +1,88 @@
+// Rodinia ports (group e): each runs functionally to the benchmark's result on a small input, emits an
+// exactly known stream on a tiny one, and emits the same stream twice.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+
+#include "tests/kernels/port_test_util.h"
+
+namespace gms::kernels {
+namespace {
+
+using test::make_port;
+using test::pull_all;
+
+void expect_deterministic(const std::string& name, const std::string& size) {
+  auto a = make_port(name, size), b = make_port(name, size);
+  const test::StreamSummary sa = pull_all(*a), sb = pull_all(*b);
+  EXPECT_EQ(sa.kernels, sb.kernels);
+  EXPECT_EQ(sa.insts, sb.insts);
+  EXPECT_EQ(sa.hash, sb.hash);
+  EXPECT_EQ(a->check(), "");  // the simulated pull computes the result too
+}
+
+// ---- dwt2d ----
+
+TEST(RodiniaE, Dwt2dComputesTheBenchmarksResult) {
+  // 200 x 136, 3 levels: windows of 64 at every level; several CTAs across and down, the bottom and right
+  // versions, the top row's mirrored start.
+  auto p = make_port("rodinia/dwt2d", "{width: 200, height: 136, levels: 3}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 1u + 3 * 3);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, Dwt2dWideLevels) {
+  // 1000 x 64, 2 levels: a 192-wide window at level 1, 128 at level 2.
+  auto p = make_port("rodinia/dwt2d", "{width: 1000, height: 64, levels: 2}");
+  p->run_functionally();
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, Dwt2dStreamOnATinyImage) {
+  // 64 x 64, 1 level. c_CopySrcToComponents: 16 CTAs of 8 warps; warps 0-5 load 4-byte words (192
+  // threads), every warp meets the barrier and stores 3 components: 16 * (6 + 8 * 4). fdwt53Kernel<64, 8>:
+  // steps = 1, a 1 x 8 grid of 2-warp CTAs (checked writes in all: 65 >= 64 at the right edge; checked
+  // loads in the last): per warp 3 + 8 loads, 4 barriers, 8 stores; warp 0 also 3 + 8 for its boundary
+  // columns.
+  auto p = make_port("rodinia/dwt2d", "{width: 64, height: 64, levels: 1}");
+  const test::StreamSummary s = pull_all(*p);
+  ASSERT_EQ(s.kernels, 4u);
+  EXPECT_EQ(s.kernel_names[0], "c_CopySrcToComponents");
+  EXPECT_EQ(s.kernel_names[1], "fdwt53Kernel");
+  EXPECT_EQ(s.insts_per_kernel[0], 16u * (6 + 8 * 4));
+  EXPECT_EQ(s.insts_per_kernel[1], 8u * (2 * (11 + 4 + 8) + 11));
+  const WarpInst& f = s.first[0];  // d_src words 0..31, after 7 component buffers of 16 KiB
+  EXPECT_EQ(f.kind, MemKind::Load);
+  EXPECT_EQ(f.pc, 0x10u);
+  EXPECT_EQ(f.active_mask, 0xffffffffu);
+  EXPECT_EQ(f.addr[0], DeviceMemory::kDefaultBase + 7 * 16384);
+  EXPECT_EQ(f.addr[31], DeviceMemory::kDefaultBase + 7 * 16384 + 4 * 31);
+  const WarpInst& g = s.first[1];  // fdwt: CTA (0, 0) top row: row 0 of columns 0..31 of c_r
+  EXPECT_EQ(g.kind, MemKind::Load);
+  EXPECT_EQ(g.addr[0], DeviceMemory::kDefaultBase + 4 * 16384);
+  EXPECT_EQ(g.addr[31], DeviceMemory::kDefaultBase + 4 * 16384 + 4 * 31);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, Dwt2dIsDeterministic) {
+  expect_deterministic("rodinia/dwt2d", "{width: 128, height: 96, levels: 2}");
+}
+
+// The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
+TEST(RodiniaE, DISABLED_DefaultInputCounts) {
+  for (const char* name : {"rodinia/dwt2d"}) {
+    auto p = make_port(name);
+    uint64_t mem = 0;
+    const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
+      mem += i.kind == MemKind::Load || i.kind == MemKind::Store;
+    });
+    std::printf("%s: %llu kernels, %llu warp instructions (%llu loads/stores), check '%s'\n", name,
+                (unsigned long long)s.kernels, (unsigned long long)s.insts, (unsigned long long)mem,
+                p->check().c_str());
+  }
+}
+
+}  // namespace
+}  // namespace gms::kernels
