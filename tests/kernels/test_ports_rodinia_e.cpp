@@ -70,9 +70,43 @@ TEST(RodiniaE, Dwt2dIsDeterministic) {
   expect_deterministic("rodinia/dwt2d", "{width: 128, height: 96, levels: 2}");
 }
 
+// ---- myocyte ----
+
+TEST(RodiniaE, MyocyteComputesTheBenchmarksResult) {
+  auto p = make_port("rodinia/myocyte", "{xmax: 2}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 2u * 3 * 13);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, MyocyteStreamOfOneStep) {
+  // 1 step, 1 attempt: 13 launches of 2 CTAs x 1 warp. CTA 0: kernel_ecc's 100 accesses (the parameter,
+  // 39 state values, 46 rate stores, 14 rates read back); CTA 1: 3 x (the calcium value, 6 parameters, 15
+  // state values, 15 rates, the flux). Every access is lane 0's alone.
+  auto p = make_port("rodinia/myocyte", "{xmax: 1, attempts: 1}");
+  uint64_t loads = 0, stores = 0;
+  const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
+    EXPECT_EQ(i.active_mask, 1u);
+    ++(i.kind == MemKind::Load ? loads : stores);
+  });
+  ASSERT_EQ(s.kernels, 13u);
+  for (uint64_t n : s.insts_per_kernel) EXPECT_EQ(n, 100u + 3 * 38);
+  EXPECT_EQ(loads, 13u * (54 + 3 * 22));
+  EXPECT_EQ(stores, 13u * (46 + 3 * 16));
+  const WarpInst& f = s.first[0];  // d_params[15]: d_initvalu and d_finavalu (364 B each) before it
+  EXPECT_EQ(f.kind, MemKind::Load);
+  EXPECT_EQ(f.pc, 0x10u);
+  EXPECT_EQ(f.addr[0], DeviceMemory::kDefaultBase + 2 * 512 + 4 * 15);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, MyocyteIsDeterministic) {
+  expect_deterministic("rodinia/myocyte", "{xmax: 2, attempts: 2}");
+}
+
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaE, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/dwt2d"}) {
+  for (const char* name : {"rodinia/dwt2d", "rodinia/myocyte"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
