@@ -104,9 +104,45 @@ TEST(RodiniaE, MyocyteIsDeterministic) {
   expect_deterministic("rodinia/myocyte", "{xmax: 2, attempts: 2}");
 }
 
+// ---- heartwall ----
+
+TEST(RodiniaE, HeartwallFrameZeroCopiesTheTemplates) {
+  auto p = make_port("rodinia/heartwall", "{frames: 1}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 1u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, HeartwallTracksAFrame) {
+  auto p = make_port("rodinia/heartwall", "{frames: 2, points: 3}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 2u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, HeartwallStreamOfFrameZero) {
+  // Frame 0, one point: thread 0's two loads and stores, then the 51 x 51 template copy, 2601 elements over
+  // 256 threads (10 full rounds and 41 elements): per element a row, a column, a frame load and a store;
+  // warps 0 and 1 have an 11th round (lanes up to 40), the others 10.
+  auto p = make_port("rodinia/heartwall", "{frames: 1, points: 1}");
+  const test::StreamSummary s = pull_all(*p);
+  ASSERT_EQ(s.kernels, 1u);
+  EXPECT_EQ(s.insts_per_kernel[0], 4u + 4 * (8 * 10 + 2));
+  const WarpInst& f =
+      s.first[0];  // d_endoRow[0], after the frame (609 x 590 floats, 1437240 B, 256 B aligned)
+  EXPECT_EQ(f.kind, MemKind::Load);
+  EXPECT_EQ(f.active_mask, 1u);
+  EXPECT_EQ(f.addr[0], DeviceMemory::kDefaultBase + 1437440);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, HeartwallIsDeterministic) {
+  expect_deterministic("rodinia/heartwall", "{frames: 2, points: 1}");
+}
+
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaE, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/dwt2d", "rodinia/myocyte"}) {
+  for (const char* name : {"rodinia/dwt2d", "rodinia/myocyte", "rodinia/heartwall"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {

@@ -9,6 +9,7 @@ void register_rodinia_btree(PortRegistry& r);
 void register_rodinia_cfd(PortRegistry& r);
 void register_rodinia_dwt2d(PortRegistry& r);
 void register_rodinia_gaussian(PortRegistry& r);
+void register_rodinia_heartwall(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
 void register_rodinia_lud(PortRegistry& r);
@@ -27,6 +28,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_cfd(r);
   register_rodinia_dwt2d(r);
   register_rodinia_gaussian(r);
+  register_rodinia_heartwall(r);
   register_rodinia_hotspot(r);
   register_rodinia_kmeans(r);
   register_rodinia_lud(r);
