@@ -140,9 +140,39 @@ TEST(RodiniaE, HeartwallIsDeterministic) {
   expect_deterministic("rodinia/heartwall", "{frames: 2, points: 1}");
 }
 
+// ---- leukocyte ----
+
+TEST(RodiniaE, LeukocyteComputesTheBenchmarksResult) {
+  // A narrow frame with 3 discs: GICOV, dilation, then 2 IMGVF launches (one CTA per detected cell).
+  auto p = make_port("rodinia/leukocyte", "{width: 272, frames: 2, discs: 3}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 4u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, LeukocyteGicovStream) {
+  // No discs, no tracking: GICOV_kernel on a 160-wide band (116 CTAs of 175 threads: 6 warps, the last of
+  // 15 lanes), 7 circles x 150 points x 2 gradient loads and the store per warp; then dilate_kernel.
+  auto p = make_port("rodinia/leukocyte", "{width: 160, frames: 0, discs: 0}");
+  const test::StreamSummary s = pull_all(*p);
+  ASSERT_EQ(s.kernels, 2u);
+  EXPECT_EQ(s.kernel_names[0], "GICOV_kernel");
+  EXPECT_EQ(s.insts_per_kernel[0], 116u * 6 * (7 * 150 * 2 + 1));
+  const WarpInst& f = s.first[0];  // grad_x at column 22 + 8 (the first circle point), rows 22..53
+  EXPECT_EQ(f.kind, MemKind::Load);
+  EXPECT_EQ(f.active_mask, 0xffffffffu);
+  EXPECT_EQ(f.addr[0], DeviceMemory::kDefaultBase + 4 * (30 * 219 + 22));
+  EXPECT_EQ(f.addr[31], DeviceMemory::kDefaultBase + 4 * (30 * 219 + 22 + 31));
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(RodiniaE, LeukocyteIsDeterministic) {
+  expect_deterministic("rodinia/leukocyte", "{width: 160, frames: 1, discs: 2}");
+}
+
 // The default inputs' streams (slow; run with --gtest_also_run_disabled_tests to print the counts).
 TEST(RodiniaE, DISABLED_DefaultInputCounts) {
-  for (const char* name : {"rodinia/dwt2d", "rodinia/myocyte", "rodinia/heartwall"}) {
+  for (const char* name : {"rodinia/dwt2d", "rodinia/myocyte", "rodinia/heartwall", "rodinia/leukocyte"}) {
     auto p = make_port(name);
     uint64_t mem = 0;
     const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
@@ -151,6 +181,10 @@ TEST(RodiniaE, DISABLED_DefaultInputCounts) {
     std::printf("%s: %llu kernels, %llu warp instructions (%llu loads/stores), check '%s'\n", name,
                 (unsigned long long)s.kernels, (unsigned long long)s.insts, (unsigned long long)mem,
                 p->check().c_str());
+    if (s.kernels <= 10)
+      for (uint64_t k = 0; k < s.kernels; ++k)
+        std::printf("  %s: %llu\n", s.kernel_names[k].c_str(), (unsigned long long)s.insts_per_kernel[k]);
+    std::printf("  CTAs: %llu\n", (unsigned long long)s.ctas);
   }
 }
 

@@ -12,6 +12,7 @@ void register_rodinia_gaussian(PortRegistry& r);
 void register_rodinia_heartwall(PortRegistry& r);
 void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
+void register_rodinia_leukocyte(PortRegistry& r);
 void register_rodinia_lud(PortRegistry& r);
 void register_rodinia_myocyte(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
@@ -31,6 +32,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_heartwall(r);
   register_rodinia_hotspot(r);
   register_rodinia_kmeans(r);
+  register_rodinia_leukocyte(r);
   register_rodinia_lud(r);
   register_rodinia_myocyte(r);
   register_rodinia_nw(r);
