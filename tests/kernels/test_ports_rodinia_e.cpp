@@ -120,6 +120,15 @@ TEST(RodiniaE, HeartwallTracksAFrame) {
   EXPECT_EQ(p->check(), "");
 }
 
+TEST(RodiniaE, HeartwallSmallWindowsThroughATemplateUpdate) {
+  // 11 x 11 templates, 21 x 21 windows: frame 10 updates the positions and templates, frame 11 tracks from
+  // them.
+  auto p = make_port("rodinia/heartwall", "{frames: 12, points: 4, s_size: 10, t_size: 5}");
+  p->run_functionally();
+  EXPECT_EQ(p->kernels_launched(), 12u);
+  EXPECT_EQ(p->check(), "");
+}
+
 TEST(RodiniaE, HeartwallStreamOfFrameZero) {
   // Frame 0, one point: thread 0's two loads and stores, then the 51 x 51 template copy, 2601 elements over
   // 256 threads (10 full rounds and 41 elements): per element a row, a column, a frame load and a store;
