@@ -159,6 +159,16 @@ TEST(RodiniaE, LeukocyteComputesTheBenchmarksResult) {
   EXPECT_EQ(p->check(), "");
 }
 
+TEST(RodiniaE, LeukocyteSmallBand) {
+  // A 96-row band (52 GICOV threads), 112 columns, 2 discs: GICOV, dilation and one IMGVF launch.
+  auto p = make_port("rodinia/leukocyte", "{width: 112, band: 96, frames: 1, discs: 2}");
+  const test::StreamSummary s = pull_all(*p);
+  ASSERT_EQ(s.kernels, 3u);
+  EXPECT_EQ(s.kernel_names[2], "IMGVF_kernel");
+  EXPECT_GE(s.ctas, 68u + 61 + 1);
+  EXPECT_EQ(p->check(), "");
+}
+
 TEST(RodiniaE, LeukocyteGicovStream) {
   // No discs, no tracking: GICOV_kernel on a 160-wide band (116 CTAs of 175 threads: 6 warps, the last of
   // 15 lanes), 7 circles x 150 points x 2 gradient loads and the store per warp; then dilate_kernel.

@@ -45,7 +45,7 @@ constexpr uint32_t kImgStencil = 340, kImgAfter = 29, kImgLevel = 2, kImgOut = 7
 constexpr double kPi = 3.14159;  // misc_math.h's PI
 constexpr int kNPoints = 150, kNCircles = 7, kMaxRad = 20, kMinRad = 8, kStrelR = 12;
 constexpr int64_t kStrel = 2 * kStrelR + 1, kMargin = kMaxRad + 2;
-constexpr int64_t kTop = 110, kBottom = 328, kBand = kBottom - kTop + 1;
+constexpr int64_t kTop = 110, kBottom = 328;  // find_ellipse.h: the vein band, rows TOP..BOTTOM
 constexpr double kThreshold = 1.8, kRadius = 10.0, kB = 5.0;
 constexpr int64_t kDilThreads = 176, kImgThreads = 320, kImgPow2 = 256, kMaxIter = 500;
 constexpr float kCutoff = 0.00001f;
@@ -114,28 +114,30 @@ struct Cell {
 
 class Leukocyte : public KernelPort {
  public:
-  Leukocyte(int64_t width, int64_t height, uint32_t frames, uint32_t discs, uint32_t seed)
-      : w_(width), h_(height), frames_(frames), discs_(discs), seed_(seed) {}
+  Leukocyte(int64_t width, int64_t height, int64_t band, uint32_t frames, uint32_t discs, uint32_t seed)
+      : w_(width), h_(height), band_(band), frames_(frames), discs_(discs), seed_(seed) {}
 
   void setup(DeviceMemory& mem) override {
     // The discs: seeded centres in the band, rolling 1 pixel per frame to the right.
     LibcRand rng(seed_);
     for (uint32_t d = 0; d < discs_; ++d) {
-      const int64_t x = 40 + rng.rand() % (w_ - 100), y = kTop + 40 + rng.rand() % (kBand - 60);
+      // Band rows 56.. (detection keeps maxima whose row - 40 is over 15) to band - 24 (GICOV's margin).
+      const int64_t x = 40 + rng.rand() % (w_ - 100),
+                    y = kTop + 56 + rng.rand() % std::max<int64_t>(1, band_ - 80);
       disc_.push_back({x, y});
     }
     // Detection's input: frame 0's band, its gradients, column-major floats.
-    const std::vector<double> band = frame(0, false, kTop, kBand);
-    const std::vector<double> gx = gradient(band, kBand, w_, true), gy = gradient(band, kBand, w_, false);
-    grad_x_ = mem.alloc<float>("device_grad_x", size_t(kBand * w_));
-    grad_y_ = mem.alloc<float>("device_grad_y", size_t(kBand * w_));
-    for (int64_t m = 0; m < kBand; ++m)
+    const std::vector<double> band = frame(0, false, kTop, band_);
+    const std::vector<double> gx = gradient(band, band_, w_, true), gy = gradient(band, band_, w_, false);
+    grad_x_ = mem.alloc<float>("device_grad_x", size_t(band_ * w_));
+    grad_y_ = mem.alloc<float>("device_grad_y", size_t(band_ * w_));
+    for (int64_t m = 0; m < band_; ++m)
       for (int64_t n = 0; n < w_; ++n) {
-        grad_x_[size_t(n * kBand + m)] = float(gx[size_t(m * w_ + n)]);
-        grad_y_[size_t(n * kBand + m)] = float(gy[size_t(m * w_ + n)]);
+        grad_x_[size_t(n * band_ + m)] = float(gx[size_t(m * w_ + n)]);
+        grad_y_[size_t(n * band_ + m)] = float(gy[size_t(m * w_ + n)]);
       }
-    gicov_ = mem.alloc<float>("device_gicov", size_t(kBand * w_));
-    dilated_ = mem.alloc<float>("device_img_dilated", size_t(kBand * w_));
+    gicov_ = mem.alloc<float>("device_gicov", size_t(band_ * w_));
+    dilated_ = mem.alloc<float>("device_img_dilated", size_t(band_ * w_));
     // The cells, from a sequential GICOV and dilation (the kernels compute the same; check() compares).
     ref_gicov_ = gicov_ref();
     ref_dilated_ = dilate_ref(ref_gicov_);
@@ -158,7 +160,7 @@ class Leukocyte : public KernelPort {
   }
 
   void run(Launcher& host) override {
-    const int64_t gm = kBand, gn = w_;
+    const int64_t gm = band_, gn = w_;
     KernelLaunch g;
     g.name = "GICOV_kernel";
     g.grid = {uint32_t(gn - 2 * kMargin), 1, 1};
@@ -229,7 +231,7 @@ class Leukocyte : public KernelPort {
   void dilate_kernel(Warp& w);
   void imgvf_kernel(Warp& w);
 
-  int64_t w_, h_;
+  int64_t w_, h_, band_;
   uint32_t frames_, discs_, seed_;
   std::vector<std::pair<int64_t, int64_t>> disc_;
   std::vector<float> ref_gicov_, ref_dilated_, last_i_;
@@ -243,7 +245,7 @@ class Leukocyte : public KernelPort {
 
 std::vector<float> Leukocyte::gicov_ref() const {
   const Tables& t = tables();
-  const int64_t gm = kBand, gn = w_;
+  const int64_t gm = band_, gn = w_;
   std::vector<float> out(size_t(gm * gn), 0.0f);
   for (int64_t i = kMargin; i < gn - kMargin; ++i)
     for (int64_t j = kMargin; j < gm - kMargin; ++j) {
@@ -269,7 +271,7 @@ std::vector<float> Leukocyte::gicov_ref() const {
 
 std::vector<float> Leukocyte::dilate_ref(const std::vector<float>& g) const {
   const Tables& t = tables();
-  const int64_t m = kBand, n = w_, threads = dilate_blocks(m, n) * kDilThreads;
+  const int64_t m = band_, n = w_, threads = dilate_blocks(m, n) * kDilThreads;
   std::vector<float> out(size_t(m * n), 0.0f);
   for (int64_t tid = 0; tid < threads; ++tid) {
     const int64_t i = tid % m, j = tid / m;
@@ -292,12 +294,12 @@ std::vector<float> Leukocyte::dilate_ref(const std::vector<float>& g) const {
 // above the threshold, the cell's circle inside the frame's border; the tracking window around each.
 std::vector<Cell> Leukocyte::detect(const std::vector<float>& g, const std::vector<float>& dil) const {
   std::vector<Cell> cells;
-  const int64_t m = kBand, n = w_;
+  const int64_t m = band_, n = w_;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       const double gv = g[size_t(j * m + i)], dv = dil[size_t(i * n + j)];
       if (std::fabs(gv - 0.0) < 0.000001 || !(std::fabs(dv - gv) < 0.000001)) continue;
-      if (!(i > 29 && i < kBottom - kTop + 39)) continue;
+      if (!(i > 29 && i < band_ - 1 + 39)) continue;
       const double x = double(j), y = double(i - 40), score = std::sqrt(gv);
       if (!(score < -kThreshold || score > kThreshold)) continue;
       if (!(x - kRadius > kB && y - kRadius > kB && x + kRadius < double(w_) - kB &&
@@ -339,7 +341,7 @@ std::vector<double> Leukocyte::window(const std::vector<double>& img, const Cell
 
 void Leukocyte::gicov_kernel(Warp& w) {
   const Tables& t = tables();
-  const int64_t gm = kBand;
+  const int64_t gm = band_;
   const int64_t i = int64_t(w.block_idx().x) + kMargin;
   const Int j = w.thread_idx_x() + kMargin;
   Float best = 0.0f;
@@ -370,7 +372,7 @@ void Leukocyte::gicov_kernel(Warp& w) {
 
 void Leukocyte::dilate_kernel(Warp& w) {
   const Tables& t = tables();
-  const int64_t m = kBand, n = w_;
+  const int64_t m = band_, n = w_;
   const Int tid = w.global_x();
   const Int i = tid % m, j = tid / m;
   Float mx = 0.0f;
@@ -615,25 +617,27 @@ void register_rodinia_leukocyte(PortRegistry& r) {
       "(the size assumed for testfile.avi; width and height are size keys): noise (60-67) and 36 bright "
       "discs "
       "of a cell's radius (220, edge ramp from radius 6 to 14) rolling 1 pixel a frame along the vein, of "
-      "which detection keeps 27. Texture reads are global loads (as __ldg). Default 1 tracked frame instead "
+      "which detection keeps 34. Texture reads are global loads (as __ldg). Default 1 tracked frame instead "
       "of "
-      "5: 11.6 M warp instructions (GICOV_kernel 7.5 M and dilate_kernel 2.1 M, run once whatever the "
-      "frames, "
-      "IMGVF_kernel about 1.95 M per frame), over the few-million budget. Size keys: width, height, frames, "
-      "discs, seed";
+      "5: 12.1 M warp instructions (GICOV_kernel 7.5 M and dilate_kernel 2.1 M, run once whatever the "
+      "frames; "
+      "IMGVF_kernel 2.45 M per frame), over the few-million budget. Size keys: width, height, band (the vein "
+      "band's rows, 219; fewer for small runs), frames, discs, seed";
   p.papers = "Decoupled L1D (002, LFK)";
   p.kernels = "GICOV_kernel, dilate_kernel, IMGVF_kernel";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t width = s.get_uint("width", 640, 2 * kMargin + 64, 4096);
-    const uint64_t height = s.get_uint("height", 480, kBottom + 1, 4096);
+    // band: BOTTOM - TOP + 1 (219 in the source; fewer rows for small runs: GICOV's block is band - 44).
+    const uint64_t band = s.get_uint("band", uint64_t(kBottom - kTop + 1), 96, 4096);
+    const uint64_t height = s.get_uint("height", 480, kTop + band, 8192);
     const uint64_t frames = s.get_uint("frames", 1, 0, 1000);
     const uint64_t discs = s.get_uint("discs", 36, 0, 1000);
     const uint64_t seed = s.get_uint("seed", 1, 0, 0xffffffffu);
-    if (Leukocyte::dilate_blocks(kBand, int64_t(width)) * kDilThreads > kBand * int64_t(width))
+    if (Leukocyte::dilate_blocks(int64_t(band), int64_t(width)) * kDilThreads > int64_t(band * width))
       throw ConfigError(
           "rodinia/leukocyte: dilate_kernel's rounded grid would write past the image for this width");
-    return std::make_unique<Leukocyte>(int64_t(width), int64_t(height), uint32_t(frames), uint32_t(discs),
-                                       uint32_t(seed));
+    return std::make_unique<Leukocyte>(int64_t(width), int64_t(height), int64_t(band), uint32_t(frames),
+                                       uint32_t(discs), uint32_t(seed));
   };
   r.add(std::move(p));
 }
