@@ -173,14 +173,12 @@ void SmCore::arrive(uint32_t slot, uint64_t cycle) {
   WarpSlot& w = warps_[slot];
   ++barriers_;
   last_issue_cycle_ = cycle;  // the barrier takes its cycle's issue slot
-  pull_next(w);               // what follows the barrier; its gap counts from the release
+  // What follows the barrier is pulled at the release, not now: a kernel port runs a warp past its k-th
+  // __syncthreads only once every other warp of its CTA has reached its own k-th, which the release
+  // guarantees; pulled earlier, the port would have to run the other warps ahead on the host and buffer
+  // their instructions (a long barrier interval would then take memory). A warp whose stream ends right
+  // after the barrier waits like the others and exits at the release.
   issue_.reset_ready(slot);
-  if (!w.has_next) {  // the barrier ended the stream: the warp exits, the others no longer wait for it
-    stream_ended(w.cta_slot, cycle);
-    warp_progress(slot);
-    update_eligible(slot);
-    return;
-  }
   w.at_barrier = true;
   ready_cycle_[slot] = cycle;  // the arrival, until the release sets the next instruction's ready cycle
   update_eligible(slot);
@@ -195,15 +193,22 @@ void SmCore::stream_ended(uint32_t cta_slot, uint64_t cycle) {
 }
 
 void SmCore::release_barrier(uint32_t cta_slot, uint64_t cycle) {
+  ctas_[cta_slot].arrived = 0;  // first: a stream that ends below calls stream_ended
   for (uint32_t s = 0; s < warps_.size(); ++s) {
     WarpSlot& w = warps_[s];
     if (!w.active || !w.at_barrier || w.cta_slot != cta_slot) continue;
     w.at_barrier = false;
     barrier_wait_cycles_ += cycle - ready_cycle_[s];
+    pull_next(w);  // what follows the barrier; its gap counts from the release
+    if (!w.has_next) {
+      stream_ended(cta_slot, cycle);
+      warp_progress(s);
+      update_eligible(s);
+      continue;
+    }
     ready_cycle_[s] = cycle + w.next.gap;
     update_eligible(s);
   }
-  ctas_[cta_slot].arrived = 0;
 }
 
 void SmCore::notify_stores(const WarpInst& inst, uint64_t uid, uint64_t store_seq, uint64_t order) {

@@ -47,6 +47,24 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"parboil/sgemm", "m=128,n=16,k=16"},
       {"parboil/mri-q", "num_x=512,num_k=1500"},
       {"sdk/blackscholes", "options=1000,iterations=3"},
+      {"polybench/2dconv", "n=256"},
+      {"polybench/3dconv", "ni=6,nj=64,nk=64"},
+      {"polybench/syr2k", "n=64"},
+      {"polybench/fdtd-2d", "tmax=2,nx=128,ny=128"},
+      {"polybench/gramschmidt", "n=64,diag=1"},
+      {"parboil/lbm", "size_x=64,size_y=16,size_z=16"},
+      {"parboil/cutcp", "side_x=16,side_y=16,side_z=8"},
+      {"parboil/tpacf", "points=1024,sets=2"},
+      {"parboil/sad", "width=128,height=64"},
+      {"sdk/matrixmul", "block=16,wa=32,ha=32,wb=32,launches=1"},
+      {"sdk/mergesort", "n=3072"},
+      {"sdk/binomialoptions", "options=2,steps=128"},
+      {"sdk/fastwalsh", "log2_data=13,log2_kernel=3"},
+      {"sdk/histogram", "bytes=16128,calls=1"},
+      {"rodinia/dwt2d", "width=72,height=64,levels=2"},
+      {"rodinia/myocyte", "xmax=1,attempts=1"},
+      {"rodinia/heartwall", "frames=11,points=2,s_size=10,t_size=5"},
+      {"rodinia/leukocyte", "width=112,band=96,frames=1,discs=2"},
   };
   return v;
 }
@@ -61,8 +79,12 @@ void expect_clean_run(const std::string& preset, const std::string& workload, co
   const CliResult r = run_cli("run -q -c " + gms_src("configs/" + preset + ".yaml") + " -w '" + workload +
                               "' -o " + dir + " " + sets);
   ASSERT_EQ(r.status, 0) << preset << " " << workload << " " << sets << "\n" << r.out.substr(0, 2000);
-  EXPECT_GT(summary_value(r.out, "loads checked \\(golden\\)"), 0)
-      << preset << " " << workload << " " << sets;
+  // binomialoptions reads its options from __constant__ memory (not modelled): its only global accesses are
+  // the results' stores.
+  if (workload.rfind("sdk/binomialoptions", 0) != 0) {
+    EXPECT_GT(summary_value(r.out, "loads checked \\(golden\\)"), 0)
+        << preset << " " << workload << " " << sets;
+  }
   EXPECT_EQ(summary_value(r.out, "data mismatches"), 0) << preset << " " << workload << " " << sets;
 }
 
