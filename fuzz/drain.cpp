@@ -49,8 +49,11 @@ DrainCounts drain_workload(Workload& w, const DrainCaps& caps) {
             if (++n.instructions == caps.instructions) return n;
             continue;
           }
-          if (inst.kind != MemKind::Load && inst.kind != MemKind::Store)
+          if (inst.kind != MemKind::Load && inst.kind != MemKind::Store && inst.kind != MemKind::Atomic)
             finding(who + ": instruction of kind " + to_string(inst.kind));
+          if (inst.kind == MemKind::Atomic && inst.width != 4 && inst.width != 8)
+            finding(who + ": atomic of " + std::to_string(inst.width) + " bytes");
+          if (const std::string e = address_error(inst); !e.empty()) finding(who + ": " + e);
           try {
             Coalescer::coalesce(inst, lines);
           } catch (const std::invalid_argument& e) {

@@ -110,6 +110,18 @@ std::string wrap_error(const WarpInst& inst, unsigned lane) {
          std::to_string(inst.width) + " bytes wraps past 2^64";
 }
 
+std::string address_error(const WarpInst& inst) {
+  if (const int lane = first_wrapping_lane(inst); lane >= 0) return wrap_error(inst, unsigned(lane));
+  if (inst.kind == MemKind::Atomic && inst.width)
+    for (uint32_t m = inst.active_mask; m; m &= m - 1) {
+      const unsigned lane = unsigned(__builtin_ctz(m));
+      if (inst.addr[lane] % inst.width)
+        return "atomic lane " + std::to_string(lane) + " address " + to_hex(inst.addr[lane]) +
+               " is not aligned to its " + std::to_string(inst.width) + " bytes";
+    }
+  return "";
+}
+
 void LineRequest::touch_bytes(unsigned lo, unsigned hi) {
   set_bytes(byte_mask, lo, hi);
   // Chunks [lo / 32, ceil(hi / 32)).

@@ -35,6 +35,9 @@ inline uint16_t words_of_bytes(const uint64_t (&byte_mask)[2]) {
 // readers reject such instructions as bad input with this message.
 int first_wrapping_lane(const WarpInst& inst);
 std::string wrap_error(const WarpInst& inst, unsigned lane);
+// What the SM cannot issue because of an address: a wrapping lane (above), or an atomic lane not aligned to
+// its width ("atomic lane 3 address 0x1002 is not aligned to its 4 bytes"); "" when none.
+std::string address_error(const WarpInst& inst);
 
 // Coalescing to an L1 line smaller than 128 B (paper 000 sec. 2.2: "memory coalescing is done using the
 // granularity of cache line size"): each 128 B request becomes one request per `line_bytes` line it

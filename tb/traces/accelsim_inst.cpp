@@ -182,8 +182,9 @@ AccelOp classify_accelsim_opcode(std::string_view opcode, uint32_t width) {
   if (m == "BAR") return opcode.find(".ARV") == std::string_view::npos ? AccelOp::Barrier : AccelOp::Compute;
   // Shared and local memory never reach the L1 data path modelled here.
   if (one_of(m, {"LDS", "STS", "LDL", "STL", "LDSM", "STSM", "ATOMS"})) return AccelOp::Compute;
-  if (one_of(m, {"ATOMG", "ATOM", "RED", "REDG", "LDGSTS", "LD", "ST"}) || is_tma(m))
-    return AccelOp::Unsupported;
+  if (one_of(m, {"ATOMG", "ATOM", "RED", "REDG"}))
+    return width == 4 || width == 8 ? AccelOp::Atomic : AccelOp::Unsupported;
+  if (one_of(m, {"LDGSTS", "LD", "ST"}) || is_tma(m)) return AccelOp::Unsupported;
   return width > 0 ? AccelOp::Unsupported : AccelOp::Compute;
 }
 

@@ -21,8 +21,9 @@ enum class AccelOp : uint8_t {
   Load,         // LDG*: a warp-level global load
   Store,        // STG*: a warp-level global store
   Compute,      // everything else the model does not see as global memory traffic: one gap cycle
-  Unsupported,  // a global-memory instruction the model cannot replay (atomics, LDGSTS, ...): counted, one
-                // gap
+  Atomic,       // ATOMG / ATOM / RED / REDG of 4 or 8 bytes: a global atomic, performed at the LLC
+  Unsupported,  // a global-memory instruction the model cannot replay (LDGSTS, other widths, ...): counted,
+                // one gap
   Exit,         // EXIT
   Barrier,      // BAR.SYNC (__syncthreads): the warp waits for its CTA's other warps (BAR.ARV is compute)
 };

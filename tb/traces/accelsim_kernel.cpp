@@ -1,11 +1,11 @@
 #include "tb/traces/accelsim_kernel.h"
-#include "models/common/text_excerpt.h"
 
 #include <bitset>
 #include <cstdio>
 
 #include "models/coalescing/coalescer.h"
 #include "models/common/lane_stride.h"
+#include "models/common/text_excerpt.h"
 #include "tb/traces/compressed_input.h"
 
 namespace gms {
@@ -186,7 +186,8 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
     parse_accelsim_inst(line_, header_.format, *in_, tokens_, inst_);
     ++counts_->trace_insts;
     AccelOp op = inst_.op;
-    if ((op == AccelOp::Load || op == AccelOp::Store) && inst_.mask == 0) {
+    const bool memory = op == AccelOp::Load || op == AccelOp::Store || op == AccelOp::Atomic;
+    if (memory && inst_.mask == 0) {
       ++counts_->predicated_off;
       op = AccelOp::Compute;
     } else if (op == AccelOp::Unsupported) {
@@ -212,19 +213,25 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
       gap = 0;
       continue;
     }
-    if (op != AccelOp::Load && op != AccelOp::Store) {
+    if (op != AccelOp::Load && op != AccelOp::Store && op != AccelOp::Atomic) {
       ++gap;  // one issue cycle; carried to the warp's next memory instruction
       deps_.compute(inst_.srcs, inst_.dsts);
       continue;
     }
     check_fits(inst_);
+    if (op == AccelOp::Atomic)
+      for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if ((inst_.mask >> lane & 1) && inst_.addr[lane] % inst_.width)
+          in_->fail("atomic lane " + std::to_string(lane) + " address " + to_hex(inst_.addr[lane]) +
+                    " is not aligned to its " + std::to_string(inst_.width) + " bytes");
     AccelCtaTrace::Inst m;
     m.pc = inst_.pc;
     m.mask = inst_.mask;
     m.gap = gap;
     m.width = uint8_t(inst_.width);
-    m.kind = op == AccelOp::Load ? MemKind::Load : MemKind::Store;
-    deps_.memory(op == AccelOp::Load, inst_.width, inst_.srcs, inst_.dsts, m.waits_on, m.writes, m.wait_gap);
+    m.kind = op == AccelOp::Load ? MemKind::Load : op == AccelOp::Atomic ? MemKind::Atomic : MemKind::Store;
+    // An atomic's destination registers (ATOMG's old value; RED has none) are written like a load's.
+    deps_.memory(op != AccelOp::Store, inst_.width, inst_.srcs, inst_.dsts, m.waits_on, m.writes, m.wait_gap);
     m.addr_begin = uint32_t(cta.addrs.size());
     uint64_t stride = 0;
     m.strided = uniform_stride(inst_.mask, inst_.addr, stride);
@@ -236,7 +243,7 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
         if ((inst_.mask >> lane) & 1) cta.addrs.push_back(inst_.addr[lane]);
     }
     cta.insts.push_back(m);
-    ++(op == AccelOp::Load ? counts_->loads : counts_->stores);
+    ++(op == AccelOp::Load ? counts_->loads : op == AccelOp::Atomic ? counts_->atomics : counts_->stores);
     gap = 0;
   }
   cta.warp_range[warp].second = uint32_t(cta.insts.size());

@@ -1,5 +1,7 @@
 #include "tb/traces/accelsim_stats.h"
 
+#include <string>
+
 namespace gms {
 
 void AccelKernelCounts::add(const AccelKernelCounts& o) {
@@ -7,6 +9,7 @@ void AccelKernelCounts::add(const AccelKernelCounts& o) {
   trace_insts += o.trace_insts;
   loads += o.loads;
   stores += o.stores;
+  atomics += o.atomics;
   compute += o.compute;
   unsupported += o.unsupported;
   predicated_off += o.predicated_off;
@@ -44,6 +47,8 @@ void count_formulas(StatGroup& g, std::function<AccelKernelCounts()> get) {
   f("trace_insts", "instruction lines read from the trace", &AccelKernelCounts::trace_insts);
   f("loads", "warp-level global loads replayed (LDG*)", &AccelKernelCounts::loads);
   f("stores", "warp-level global stores replayed (STG*)", &AccelKernelCounts::stores);
+  f("atomics", "warp-level global atomics replayed (ATOMG, ATOM, RED, REDG of 4 or 8 bytes)",
+    &AccelKernelCounts::atomics);
   f("compute_insts", "instructions replayed as one compute gap cycle each", &AccelKernelCounts::compute);
   f("unsupported_insts", "global-memory instructions not replayed (one gap cycle each)",
     &AccelKernelCounts::unsupported);
@@ -77,7 +82,8 @@ void AccelImportStats::add_opcode_formula(const std::string& m) {
 void AccelImportStats::report(std::ostream& os) const {
   auto line = [&os](const AccelKernelCounts& k) {
     os << k.ctas << " thread blocks, " << k.trace_insts << " trace instructions -> " << k.mem_insts()
-       << " warp memory instructions (" << k.loads << " loads, " << k.stores << " stores), " << k.compute
+       << " warp memory instructions (" << k.loads << " loads, " << k.stores << " stores"
+       << (k.atomics ? ", " + std::to_string(k.atomics) + " atomics" : std::string()) << "), " << k.compute
        << " compute, " << k.unsupported << " unsupported, " << k.predicated_off << " predicated off\n";
   };
   os << "Accel-Sim import: " << kernels_.size() << " kernels, " << memcpys_ << " MemcpyHtoD skipped\n";

@@ -22,11 +22,12 @@ struct AccelKernelCounts {
   uint64_t trace_insts = 0;     // instruction lines read
   uint64_t loads = 0;           // warp-level global loads (LDG*) replayed
   uint64_t stores = 0;          // warp-level global stores (STG*) replayed
+  uint64_t atomics = 0;         // warp-level global atomics (ATOMG, ATOM, RED, REDG) replayed
   uint64_t compute = 0;         // instructions turned into gap cycles (incl. shared/local memory, EXIT)
   uint64_t unsupported = 0;     // global-memory instructions not replayed (also one gap cycle each)
   uint64_t predicated_off = 0;  // LDG/STG with an all-zero mask (one gap cycle each)
   uint64_t exits = 0;
-  uint64_t mem_insts() const { return loads + stores; }
+  uint64_t mem_insts() const { return loads + stores + atomics; }
   void add(const AccelKernelCounts& o);
 };
 

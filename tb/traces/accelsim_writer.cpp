@@ -28,6 +28,11 @@ void append_regs(std::string& s, const RegSet& r) {
 }
 
 const char* mem_opcode(const WarpInst& in) {
+  if (in.kind == MemKind::Atomic) {  // the model's atomics are adds (docs/atomics.md)
+    if (in.width == 4) return "ATOMG.E.ADD.STRONG.GPU";
+    if (in.width == 8) return "ATOMG.E.ADD.64.STRONG.GPU";
+    throw std::invalid_argument("atomic width " + std::to_string(in.width) + " is not 4 or 8");
+  }
   const bool st = in.kind == MemKind::Store;
   switch (in.width) {
     case 1:
@@ -134,15 +139,15 @@ void AccelWarpWriter::add(const WarpInst& in) {
     pending_.push_back(b);
     return;
   }
-  if (in.kind != MemKind::Load && in.kind != MemKind::Store)
+  if (in.kind != MemKind::Load && in.kind != MemKind::Store && in.kind != MemKind::Atomic)
     throw std::invalid_argument(std::string("cannot write a ") + to_string(in.kind) +
-                                " instruction (only loads, stores and barriers)");
+                                " instruction (only loads, stores, atomics and barriers)");
   const char* opcode = mem_opcode(in);
   if (!in.active_mask)
     throw std::invalid_argument(
         "a " + std::string(to_string(in.kind)) +
         " with no active lane cannot be written (Accel-Sim reads it as predicated off)");
-  const bool load = in.kind == MemKind::Load;
+  const bool load = in.kind != MemKind::Store;  // an atomic writes its old value to registers like a load
   add_compute(in);
   // Registers. The importer makes waits_on = what the compute lines since the last load or store read of
   // the registers loads wrote, plus what this line reads of them (and, for a load, what it writes of them),

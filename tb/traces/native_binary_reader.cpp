@@ -89,8 +89,7 @@ class BinarySource : public NativeTraceSource {
       for (uint32_t i = 0; i < n; ++i) {
         begin_record();
         decode_inst(*this, st, t_);
-        if (const int lane = first_wrapping_lane(t_.inst); lane >= 0)
-          fail(wrap_error(t_.inst, unsigned(lane)));
+        if (const std::string e = address_error(t_.inst); !e.empty()) fail(e);
         if (t_.inst.active_mask & ~cta_warp_lanes(threads_, w))
           fail(inactive_lane_error(t_.inst.active_mask, threads_, w));
         ++pw.count;

@@ -61,16 +61,19 @@ void encode_inst(const TraceInst& t, CodecState& st, std::vector<uint8_t>& out) 
     }
     return;
   }
-  if (in.kind != MemKind::Load && in.kind != MemKind::Store)
+  const bool atomic = in.kind == MemKind::Atomic;
+  if (in.kind != MemKind::Load && in.kind != MemKind::Store && !atomic)
     throw std::invalid_argument(std::string("native trace: cannot record a ") + to_string(in.kind) +
-                                " instruction (only loads, stores and barriers)");
-  const int wc = width_code(in.width);
+                                " instruction (only loads, stores, atomics and barriers)");
+  if (atomic && in.width != 4 && in.width != 8)
+    throw std::invalid_argument("native trace: atomic width " + std::to_string(in.width) + " is not 4 or 8");
+  const int wc = atomic ? int(in.width == 4 ? kAtomicWidthCode4 : kAtomicWidthCode8) : width_code(in.width);
   if (wc < 0)
     throw std::invalid_argument("native trace: width " + std::to_string(in.width) +
                                 " is not 1, 2, 4, 8 or 16");
   int64_t stride = 0;
   const AddrEncoding enc = choose_encoding(in, stride);
-  out.push_back(uint8_t((in.kind == MemKind::Store ? kFlagStore : 0) | (wc << kWidthShift) |
+  out.push_back(uint8_t((in.kind != MemKind::Load ? kFlagStore : 0) | (wc << kWidthShift) |
                         (unsigned(enc) << kEncodingShift) | (t.has_time ? kFlagTime : 0) |
                         (full ? kFlagFullMask : 0)));
   put_varint(out, zigzag(int64_t(in.pc - st.pc)));

@@ -34,8 +34,9 @@ struct CodecState {
   uint64_t pc = 0, base = 0, time = 0;
 };
 
-// Appends the packed record of `t`. Throws std::invalid_argument for a kind other than load, store or
-// barrier, or a load/store width other than 1, 2, 4, 8, 16. A barrier keeps pc, mask, gap (and time) only.
+// Appends the packed record of `t`. Throws std::invalid_argument for a kind other than load, store, atomic
+// or barrier, a load/store width other than 1, 2, 4, 8, 16, or an atomic's other than 4, 8. A barrier keeps
+// pc, mask, gap (and time) only.
 void encode_inst(const TraceInst& t, CodecState& st, std::vector<uint8_t>& out);
 
 // flags byte of a packed record
@@ -45,6 +46,9 @@ constexpr unsigned kEncodingShift = 4;  // bits 4-5: AddrEncoding, or kBarrierEn
 // A barrier (__syncthreads): no addresses, store bit and width code 0. Readers before barriers were added
 // reject it as "unknown address encoding 3".
 constexpr unsigned kBarrierEncoding = 3;
+// An atomic (docs/atomics.md): the store bit with width code 5 (4 bytes) or 6 (8 bytes). Readers before
+// atomics were added reject it as "width code 5 (or 6) is not one of 0..4".
+constexpr unsigned kAtomicWidthCode4 = 5, kAtomicWidthCode8 = 6;
 constexpr uint8_t kFlagTime = 0x40;      // a timestamp follows the gap
 constexpr uint8_t kFlagFullMask = 0x80;  // mask 0xffffffff, not stored
 
@@ -54,8 +58,16 @@ void decode_inst(Src& src, CodecState& st, TraceInst& out) {
   WarpInst& in = out.inst;
   in.kind = (f & kFlagStore) ? MemKind::Store : MemKind::Load;
   const unsigned wc = (f >> kWidthShift) & 7;
-  if (wc > 4) src.fail("width code " + std::to_string(wc) + " is not one of 0..4 (1, 2, 4, 8, 16 bytes)");
-  in.width = uint8_t(1u << wc);
+  if (wc == kAtomicWidthCode4 || wc == kAtomicWidthCode8) {
+    if (!(f & kFlagStore))
+      src.fail("width code " + std::to_string(wc) + " (an atomic's) without the store bit");
+    in.kind = MemKind::Atomic;
+    in.width = wc == kAtomicWidthCode4 ? 4 : 8;
+  } else if (wc > 4) {
+    src.fail("width code " + std::to_string(wc) + " is not one of 0..6 (1, 2, 4, 8, 16 bytes; 5, 6 atomics)");
+  } else {
+    in.width = uint8_t(1u << wc);
+  }
   const unsigned enc = (f >> kEncodingShift) & 3;
   const bool barrier = enc == kBarrierEncoding;
   if (barrier) {

@@ -217,9 +217,13 @@ class TextSource : public NativeTraceSource {
       in.kind = MemKind::Load;
     else if (toks_[2] == "st")
       in.kind = MemKind::Store;
+    else if (toks_[2] == "atom")
+      in.kind = MemKind::Atomic;
     else
-      fail("kind: " + quote_excerpt(toks_[2]) + " is not ld, st or bar");
+      fail("kind: " + quote_excerpt(toks_[2]) + " is not ld, st, atom or bar");
     const uint64_t width = parse_udec(toks_[3], "width", 16);
+    if (in.kind == MemKind::Atomic && width != 4 && width != 8)
+      fail("width: " + escape_excerpt(toks_[3]) + " is not 4 or 8 (an atomic)");
     if (width_code(unsigned(width)) < 0)
       fail("width: " + escape_excerpt(toks_[3]) + " is not 1, 2, 4, 8 or 16");
     in.width = uint8_t(width);
@@ -263,7 +267,7 @@ class TextSource : public NativeTraceSource {
       in.addr[l] = a;
       ++k;
     }
-    if (const int lane = first_wrapping_lane(in); lane >= 0) fail(wrap_error(in, unsigned(lane)));
+    if (const std::string e = address_error(in); !e.empty()) fail(e);
   }
 
   std::string path_;

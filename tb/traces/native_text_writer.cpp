@@ -112,7 +112,7 @@ class TextSink : public NativeTraceSink {
       append_time(t);
       return;
     }
-    line_ += in.kind == MemKind::Store ? " st " : " ld ";
+    line_ += in.kind == MemKind::Store ? " st " : in.kind == MemKind::Atomic ? " atom " : " ld ";
     append_dec(line_, in.width);
     line_ += ' ';
     append_dec(line_, in.gap);

@@ -41,20 +41,21 @@ void expect_inst(const Issued& is, uint32_t cta, uint32_t warp, MemKind kind, ui
 
 void expect_small_sample(gms::Workload& w) {
   auto got = gms::test::drain(w);
-  ASSERT_EQ(got.size(), 7u);
+  ASSERT_EQ(got.size(), 8u);
   const uint64_t a = 0x7f0000000000;
   // kernel 1 (version 5, no line numbers)
   expect_inst(got[0], 0, 0, MemKind::Load, 0x30, 0xffffffff, 4, 2, strided(a, 4, 32));  // mode 1 after 2 ALU
   expect_inst(got[1], 0, 0, MemKind::Store, 0x50, 0xf, 4, 1,  // mode 2 after STS (shared = compute)
               {a + 0x200000, a + 0x200008, a + 0x200004, a + 0x200068});
   expect_inst(got[2], 0, 1, MemKind::Load, 0x30, 0xf, 8, 0, {a + 0x1000, a + 0x1008, a + 0x1100, a + 0x1108});
-  expect_inst(got[3], 0, 1, MemKind::Store, 0x80, 0xffffffff, 4, 1,
-              strided(a + 0x200080, 4, 32));  // ATOMG gap
-  expect_inst(got[4], 1, 0, MemKind::Load, 0x30, 0xffffffff, 4, 0, strided(a + 0x80, 4, 32));
+  // ATOMG (docs/atomics.md): every lane on one counter
+  expect_inst(got[3], 0, 1, MemKind::Atomic, 0x70, 0xffffffff, 4, 0, strided(a + 0x300000, 0, 32));
+  expect_inst(got[4], 0, 1, MemKind::Store, 0x80, 0xffffffff, 4, 0, strided(a + 0x200080, 4, 32));
+  expect_inst(got[5], 1, 0, MemKind::Load, 0x30, 0xffffffff, 4, 0, strided(a + 0x80, 4, 32));
   // kernel 2 (version 4, line numbers, no immediates)
-  EXPECT_EQ(got[5].kernel, "_Z7sample2PKf");
-  expect_inst(got[5], 0, 0, MemKind::Load, 0x30, 0xffffffff, 16, 1, strided(a + 0x200000, 16, 32));
-  expect_inst(got[6], 0, 0, MemKind::Load, 0x40, 0xf, 4, 0, {a + 0x400, a + 0x408, a + 0x404, a + 0x468});
+  EXPECT_EQ(got[6].kernel, "_Z7sample2PKf");
+  expect_inst(got[6], 0, 0, MemKind::Load, 0x30, 0xffffffff, 16, 1, strided(a + 0x200000, 16, 32));
+  expect_inst(got[7], 0, 0, MemKind::Load, 0x40, 0xf, 4, 0, {a + 0x400, a + 0x408, a + 0x404, a + 0x468});
 }
 
 }  // namespace
@@ -127,9 +128,10 @@ TEST(AccelSimParse, ImportCountsAndUnsupportedOpcodesAreReported) {
   EXPECT_EQ(k1.stores, 2u);
   EXPECT_EQ(k1.compute, 7u);  // IMAD, S2R, STS, 4 x EXIT
   EXPECT_EQ(k1.exits, 4u);
-  EXPECT_EQ(k1.unsupported, 1u);
+  EXPECT_EQ(k1.atomics, 1u);
+  EXPECT_EQ(k1.unsupported, 0u);
   EXPECT_EQ(k1.predicated_off, 1u);
-  EXPECT_EQ(s.unsupported(), (std::map<std::string, uint64_t>{{"ATOMG", 1}}));
+  EXPECT_TRUE(s.unsupported().empty());
   const auto t = s.total();
   EXPECT_EQ(t.loads, 5u);
   EXPECT_EQ(t.stores, 2u);
@@ -140,13 +142,13 @@ TEST(AccelSimParse, ImportCountsAndUnsupportedOpcodesAreReported) {
   EXPECT_EQ(
       os.str(),
       "Accel-Sim import: 2 kernels, 2 MemcpyHtoD skipped\n"
-      "  kernel 0 _Z7sample1PfS_ (kernel-1.traceg): 2 thread blocks, 14 trace instructions -> 5 warp memory "
-      "instructions (3 loads, 2 stores), 7 compute, 1 unsupported, 1 predicated off\n"
+      "  kernel 0 _Z7sample1PfS_ (kernel-1.traceg): 2 thread blocks, 14 trace instructions -> 6 warp memory "
+      "instructions (3 loads, 2 stores, 1 atomics), 7 compute, 0 unsupported, 1 predicated off\n"
       "  kernel 1 _Z7sample2PKf (kernel-2.traceg): 1 thread blocks, 4 trace instructions -> 2 warp memory "
       "instructions (2 loads, 0 stores), 2 compute, 0 unsupported, 0 predicated off\n"
-      "  total: 3 thread blocks, 18 trace instructions -> 7 warp memory instructions (5 loads, 2 stores), 9 "
-      "compute, 1 unsupported, 1 predicated off\n"
-      "  unsupported opcodes: ATOMG 1\n");
+      "  total: 3 thread blocks, 18 trace instructions -> 8 warp memory instructions (5 loads, 2 stores, 1 "
+      "atomics), 9 compute, 0 unsupported, 1 predicated off\n"
+      "  unsupported opcodes: none\n");
 }
 
 TEST(AccelSimParse, StatisticsGroup) {
@@ -159,8 +161,8 @@ TEST(AccelSimParse, StatisticsGroup) {
   EXPECT_EQ(root.value("accelsim.kernels"), 2);
   EXPECT_EQ(root.value("accelsim.loads"), 5);
   EXPECT_EQ(root.value("accelsim.stores"), 2);
-  EXPECT_EQ(root.value("accelsim.unsupported_insts"), 1);
-  EXPECT_EQ(root.value("accelsim.unsupported_ATOMG"), 1);
+  EXPECT_EQ(root.value("accelsim.unsupported_insts"), 0);
+  EXPECT_EQ(root.value("accelsim.atomics"), 1);
   EXPECT_EQ(root.value("accelsim.k0.loads"), 3);
   EXPECT_EQ(root.value("accelsim.k1.loads"), 2);
   EXPECT_EQ(root.value("accelsim.k1.trace_insts"), 4);
@@ -187,12 +189,13 @@ TEST(AccelSimParse, OlderVersionsAndMoreOpcodes) {
   gms::test::write_text(d + "/kernelslist.g", "kernel-1.traceg\nkernel-2.traceg\n");
   auto w = gms::load_accelsim_workload(d);
   auto got = gms::test::drain(*w);
-  ASSERT_EQ(got.size(), 3u);
+  ASSERT_EQ(got.size(), 4u);
   expect_inst(got[0], 0, 0, MemKind::Load, 0x20, 0x3, 1, 1, {0x2001, 0x2000});  // after LDGSTS
   expect_inst(got[1], 0, 0, MemKind::Store, 0x30, 0x1, 8, 0, {0x3000});         // one lane: base only
-  expect_inst(got[2], 0, 0, MemKind::Load, 0x10, 0x80000000, 4, 0, {0x5000});
+  expect_inst(got[2], 0, 0, MemKind::Atomic, 0x40, 0xffffffff, 4, 0, strided(0x4000, 0, 32));  // RED
+  expect_inst(got[3], 0, 0, MemKind::Load, 0x10, 0x80000000, 4, 0, {0x5000});
   const auto& s = dynamic_cast<gms::AccelSimWorkload&>(*w).import_stats();
-  EXPECT_EQ(s.unsupported(), (std::map<std::string, uint64_t>{{"LDGSTS", 1}, {"RED", 1}}));
+  EXPECT_EQ(s.unsupported(), (std::map<std::string, uint64_t>{{"LDGSTS", 1}}));
 }
 
 TEST(AccelSimParse, LooksLikeAccelSim) {

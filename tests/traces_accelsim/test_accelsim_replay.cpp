@@ -25,14 +25,16 @@ void replay_small(const std::string& preset) {
   ASSERT_TRUE(r.finished) << r.error;
   // Hand-computed (docs/accelsim-import.md walks through them): 7 warp instructions; lines 1+1+2+1+1 in
   // kernel 1 and 4+1 in kernel 2; sectors 4+2+2+4+4 and 16+2.
-  EXPECT_EQ(sys.stats().value("system.warp_insts"), 7);
-  EXPECT_EQ(sys.stats().value("system.line_requests"), 11);
+  EXPECT_EQ(sys.stats().value("system.warp_insts"), 8);
+  EXPECT_EQ(sys.stats().value("system.line_requests"), 12);
   EXPECT_EQ(sum_sms(sys.stats(), "load_line_requests"), 9);
   EXPECT_EQ(sum_sms(sys.stats(), "store_line_requests"), 2);
   EXPECT_EQ(sum_sms(sys.stats(), "load_sectors"), 28);
   EXPECT_EQ(sum_sms(sys.stats(), "store_sectors"), 6);
   EXPECT_EQ(sys.stats().value("accelsim.loads"), 5);
-  EXPECT_EQ(sys.stats().value("accelsim.unsupported_ATOMG"), 1);
+  EXPECT_EQ(sys.stats().value("accelsim.atomics"), 1);  // the ATOMG: 32 lanes on one counter, one line
+  EXPECT_EQ(sum_sms(sys.stats(), "atomic_line_requests"), 1);
+  EXPECT_EQ(sum_sms(sys.stats(), "atomic_sectors"), 1);
   ASSERT_NE(sys.checker(), nullptr);
   EXPECT_GT(sys.checker()->loads_checked(), 0u);
   EXPECT_EQ(sys.checker()->mismatches(), 0u);

@@ -199,7 +199,11 @@ TEST(AccelWriter, AddressModesAndRegisters) {
   z.active_mask = 0;
   EXPECT_THROW(w.add(z), std::invalid_argument);
   z = a;
-  z.kind = MemKind::Atomic;
+  z.kind = MemKind::Flush;
+  EXPECT_THROW(w.add(z), std::invalid_argument);
+  z = a;
+  z.kind = MemKind::Atomic;  // an atomic is written as ATOMG (an add), but only of 4 or 8 bytes
+  z.width = 2;
   EXPECT_THROW(w.add(z), std::invalid_argument);
   z = a;
   z.width = 3;

@@ -118,7 +118,7 @@ TEST(NativeBarriers, MalformedBarrierLinesNameFileAndLine) {
   EXPECT_EQ(
       err("0 1ffff bar 4"),
       p + ":6: mask 0x1ffff: lane 16 is active, but the CTA has only 16 threads (warp 0 holds lanes 0..15)");
-  EXPECT_EQ(err("0 ffff baz 4 2 s 0x10 4"), p + ":6: kind: 'baz' is not ld, st or bar");
+  EXPECT_EQ(err("0 ffff baz 4 2 s 0x10 4"), p + ":6: kind: 'baz' is not ld, st, atom or bar");
 }
 
 // The record: flags with encoding 3 (older readers stop at "unknown address encoding 3"), no width, no

@@ -93,7 +93,7 @@ TEST(NativeTextErrors, NonHexAddress) {
 
 TEST(NativeTextErrors, BadFieldValues) {
   std::string p = text_case("kind", 6, "100 ffffffff ldg 4 0 s 0x1000 4");
-  EXPECT_EQ(error_of(p), p + ":6: kind: 'ldg' is not ld, st or bar");
+  EXPECT_EQ(error_of(p), p + ":6: kind: 'ldg' is not ld, st, atom or bar");
   p = text_case("width", 6, "100 ffffffff ld 3 0 s 0x1000 4");
   EXPECT_EQ(error_of(p), p + ":6: width: 3 is not 1, 2, 4, 8 or 16");
   p = text_case("mask", 6, "100 1ffffffff ld 4 0 s 0x1000 4");

@@ -193,7 +193,7 @@ TEST(NativeBinaryContainer, CtasOverTheCudaLimitAreRejected) {
 TEST(NativeTextMessages, RawBytesAreQuotedEscaped) {
   const std::string p = text_trace("nul", {std::string("100 ffffffff l\0d\x01 4 0 s 0x1000 4", 31)});
   const std::string e = error_of(p);
-  EXPECT_EQ(e, p + ":6: kind: 'l\\0d\\x01' is not ld, st or bar");
+  EXPECT_EQ(e, p + ":6: kind: 'l\\0d\\x01' is not ld, st, atom or bar");
   EXPECT_EQ(e.find('\0'), std::string::npos);
   const std::string q = text_trace("long", {"100 ffffffff " + std::string(5000, 'z') + " 4 0 s 0x1000 4"});
   EXPECT_LT(error_of(q).size(), q.size() + 120);
