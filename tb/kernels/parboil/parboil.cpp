@@ -3,12 +3,14 @@
 
 namespace gms::kernels {
 
+void register_parboil_histo(PortRegistry& r);
 void register_parboil_mri_q(PortRegistry& r);
 void register_parboil_sgemm(PortRegistry& r);
 void register_parboil_spmv(PortRegistry& r);
 void register_parboil_stencil(PortRegistry& r);
 
 void register_parboil_ports(PortRegistry& r) {
+  register_parboil_histo(r);
   register_parboil_mri_q(r);
   register_parboil_sgemm(r);
   register_parboil_spmv(r);
