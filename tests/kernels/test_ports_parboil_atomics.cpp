@@ -79,6 +79,10 @@ TEST(ParboilAtomicPorts, HistoComputes) {
   expect_checks("parboil/histo",
                 "{img_width: 512, img_height: 512, histo_width: 256, histo_height: 1024, "
                 "sigma_row: 1, sigma_col: 2, outliers: 20, iterations: 1}");
+  // util.h's KB = 16: 512 threads and 16 Ki-bin blocks in histo_main.
+  expect_checks("parboil/histo",
+                "{kb: 16, img_width: 1024, img_height: 512, histo_width: 256, "
+                "histo_height: 1024, sigma_row: 30, sigma_col: 60, outliers: 1000, iterations: 1}");
   // Odd width: the last thread of intermediates skips its second pixel; padded input rows.
   expect_checks("parboil/histo",
                 "{img_width: 301, img_height: 48, histo_width: 128, histo_height: 256, "

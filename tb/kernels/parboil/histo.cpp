@@ -6,6 +6,7 @@
 // histo_intermediates_kernel (a CTA per 16 image rows, a thread per pixel pair read as one uint2) turns
 // every pixel into a uchar4 (range block, index hi, index lo, byte offset); histo_main_kernel, a grid of
 // 14 x (max - min + 1) CTAs of 768 threads: each CTA clears a 24 Ki-bin byte histogram in shared memory,
+// (util.h's KB = 24; the size key kb = 16 or 48 is its other setting: 512 or 1024 threads, 16 or 48 Ki bins)
 // walks every 14th slice of the mappings, counts the pixels of its own range block with shared atomicAdd
 // (a byte that wraps is recorded by global atomicAdds into global_overflow), the CTAs of row 0 also count
 // pixels outside [min, max] into 16-bit counters of global_histo (a load, then an atomicAdd while the
@@ -60,14 +61,16 @@ constexpr uint32_t kFinMidSetup = 36;  // the middle region's bounds and the 13 
 constexpr uint32_t kFinSub = 13;       // add a sub-histogram word's bytes, the next address
 constexpr uint32_t kFinMidSat = 19;    // the last word's bytes, saturate, the uchar4 address
 constexpr uint32_t kFinUpSetup = 7;
-constexpr uint32_t kRegsPrescan = 18, kRegsInter = 26, kRegsMain = 24, kRegsFinal = 48;  // ptxas -v, sm_75
-constexpr uint32_t kShmemPrescan = 4096, kShmemMain = 24576;                             // ptxas -v, sm_75
+// ptxas -v, sm_75, for KB = 24 (histo_intermediates: 22 registers for KB = 16); histo_main's shared memory
+// is KB KiB.
+constexpr uint32_t kRegsPrescan = 18, kRegsInter = 26, kRegsInter16 = 22, kRegsMain = 24, kRegsFinal = 48;
+constexpr uint32_t kShmemPrescan = 4096;
 
 // util.h
-constexpr int64_t kKB = 24, kBinsPerBlock = kKB * 1024, kBlockX = 14;
-constexpr uint32_t kPrescanThreads = 512, kPrescanBlocks = 64, kThreads = 768, kUnroll = 16;
+// util.h (KB, BINS_PER_BLOCK and THREADS are the size key kb: 24 as shipped, 16 or 48)
+constexpr int64_t kBlockX = 14;
+constexpr uint32_t kPrescanThreads = 512, kPrescanBlocks = 64, kUnroll = 16;
 constexpr uint32_t kFinalThreads = 512;
-constexpr int64_t kWords = kBinsPerBlock / 4;  // a CTA's shared histogram: 6144 words of 4 byte bins
 
 uint64_t splitmix(uint64_t& s) {
   uint64_t z = (s += 0x9e3779b97f4a7c15ull);
@@ -136,17 +139,18 @@ Int shared_atomic_add(Warp& w, std::vector<uint32_t>& s, const Int& idx, const I
 }
 
 // calculateBin: the uchar4 (block, indexhi, indexlo, offset) as one little-endian word.
-Int mapping(const Int& bin) {
-  const Int offset = (bin % 4) * 8, lo = (bin >> 2) % 256, hi = (bin >> 10) % kKB;
-  const Int block = (bin / kBinsPerBlock) & 0xff;
+Int mapping(const Int& bin, int64_t kb) {
+  const Int offset = (bin % 4) * 8, lo = (bin >> 2) % 256, hi = (bin >> 10) % kb;
+  const Int block = (bin / (kb * 1024)) & 0xff;
   return block | (hi << 8) | (lo << 16) | (offset << 24);
 }
 
 class Histo : public KernelPort {
  public:
-  Histo(uint32_t img_w, uint32_t img_h, uint32_t histo_w, uint32_t histo_h, uint32_t sigma_row,
+  Histo(uint32_t kb, uint32_t img_w, uint32_t img_h, uint32_t histo_w, uint32_t histo_h, uint32_t sigma_row,
         uint32_t sigma_col, uint32_t outliers, uint32_t iterations, uint64_t seed)
-      : img_w_(img_w),
+      : kb_(kb),
+        img_w_(img_w),
         img_h_(img_h),
         histo_w_(histo_w),
         histo_h_(histo_h),
@@ -193,9 +197,10 @@ class Histo : public KernelPort {
       std::fill(subhisto_.host().begin(), subhisto_.host().begin() + ptrdiff_t(uint64_t(img_w_) * histo_h_),
                 0u);
       launch(host, "histo_intermediates_kernel", {(img_h_ + kUnroll - 1) / kUnroll, 1, 1},
-             {(img_w_ + 1) / 2, 1, 1}, kRegsInter, 0, [this](Warp& w) { intermediates(w); });
-      launch(host, "histo_main_kernel", {uint32_t(kBlockX), max_ - min_ + 1, 1}, {kThreads, 1, 1}, kRegsMain,
-             kShmemMain, [this](Warp& w) { main_kernel(w); });
+             {(img_w_ + 1) / 2, 1, 1}, kb_ == 16 ? kRegsInter16 : kRegsInter, 0,
+             [this](Warp& w) { intermediates(w); });
+      launch(host, "histo_main_kernel", {uint32_t(kBlockX), max_ - min_ + 1, 1}, {threads(), 1, 1}, kRegsMain,
+             uint32_t(bins_per_block()), [this](Warp& w) { main_kernel(w); });
       // global_histo and global_overflow as the final kernel reads them (ushort4, uint4).
       std::memcpy(histo64_.host().data(), histo32_.host().data(), histo64_.bytes());
       std::memcpy(static_cast<void*>(overflow4_.host().data()), overflow_.host().data(), overflow4_.bytes());
@@ -209,11 +214,11 @@ class Histo : public KernelPort {
   std::string check() const override {
     std::vector<uint32_t> count(size_t(histo_w_) * histo_h_, 0);
     for (uint32_t v : img_) ++count[v];
-    // The source's sub-histogram slices (blockIdx.x * bins / 4 + range * 6144, 6144 words each) overlap when
+    // The source's sub-histogram slices (blockIdx.x * bins / 4 + range * words, `words` each) overlap when
     // the range reaches past the last whole block: its result then depends on the CTAs' order.
-    if ((uint64_t(max_) + 1) * kBinsPerBlock > count.size())
+    if ((uint64_t(max_) + 1) * bins_per_block() > count.size())
       return "the prescan's range [" + std::to_string(min_) + ", " + std::to_string(max_) +
-             "] reaches past the histogram's last whole 24 Ki-bin block: the source's result is undefined";
+             "] reaches past the histogram's last whole block: the source's result is undefined";
     for (size_t b = 0; b < count.size(); ++b) {
       const uint32_t got = final_[b / 4] >> (8 * (b % 4)) & 0xff, want = std::min<uint32_t>(count[b], 255);
       if (got != want)
@@ -223,10 +228,11 @@ class Histo : public KernelPort {
     return "";
   }
 
-  uint32_t range_min() const { return min_; }
-  uint32_t range_max() const { return max_; }
-
  private:
+  int64_t bins_per_block() const { return kb_ * 1024; }
+  int64_t words() const { return bins_per_block() / 4; }  // a CTA's shared histogram, 4 byte bins a word
+  uint32_t threads() const { return kb_ == 24 ? 768 : kb_ == 48 ? 1024 : 512; }
+
   template <class F>
   static void launch(Launcher& host, const char* name, Dim3 grid, Dim3 block, uint32_t regs, uint32_t shmem,
                      F body) {
@@ -293,8 +299,8 @@ class Histo : public KernelPort {
       const Float d =
           (w.shared_load(dev_s, Int(1)) + w.shared_load(dev_s, Int(0))) * (1.0f / kPrescanThreads);
       const Float ten = d * 10.0f;
-      const Int lo = map(a - ten, [](float x) { return int64_t(f2u(x) / uint32_t(kBinsPerBlock)); });
-      const Int hi = map(a + ten, [](float x) { return int64_t(f2u(x) / uint32_t(kBinsPerBlock)); });
+      const Int lo = map(a - ten, [&](float x) { return int64_t(f2u(x) / uint32_t(bins_per_block())); });
+      const Int hi = map(a + ten, [&](float x) { return int64_t(f2u(x) / uint32_t(bins_per_block())); });
       w.compute(kPreMin);
       w.atomic_min(0x30, ranges_, Int(0), lo);
       w.compute(kPreMax);
@@ -315,10 +321,10 @@ class Histo : public KernelPort {
       if (i) w.compute(kIntNext);
       const Int v = w.load(pc, input2_, load).as<int64_t>();
       w.compute(kIntStore);
-      w.store(pc + 0x10, map_, store, mapping(v & 0xffffffff));
+      w.store(pc + 0x10, map_, store, mapping(v & 0xffffffff, kb_));
       w.if_(keep, [&] {
         w.compute(kIntStore);
-        w.store(pc + 0x20, map_, store + bdx, mapping((v >> 32) & 0xffffffff));
+        w.store(pc + 0x20, map_, store + bdx, mapping((v >> 32) & 0xffffffff, kb_));
       });
       load = load + pitch;
       store = store + width;
@@ -329,10 +335,10 @@ class Histo : public KernelPort {
     const int64_t bdx = w.block_dim().x, gdx = w.grid_dim().x, bx = w.block_idx().x, by = w.block_idx().y;
     const int64_t num = int64_t(img_w_) * img_h_, range = int64_t(min_) + by;
     const Int& tid = w.thread_in_block();
-    auto& sub = w.shared<uint32_t>(0, kWords);
+    auto& sub = w.shared<uint32_t>(0, words());
 
     w.compute(kMainEntry);
-    w.for_(tid, kWords, bdx, [&](const Int& i) {
+    w.for_(tid, words(), bdx, [&](const Int& i) {
       w.compute(kMainClear);
       w.shared_store(sub, i, 0u);
     });
@@ -342,7 +348,7 @@ class Histo : public KernelPort {
       w.compute(kMainLoad);
       const Int sm = w.load(0x10, map_, i).as<int64_t>();
       const Int blk = sm & 0xff, hi = (sm >> 8) & 0xff, lo = (sm >> 16) & 0xff, off = (sm >> 24) & 0xff;
-      const Int bin = blk * kBinsPerBlock + off / 8 + (lo << 2) + (hi << 10);
+      const Int bin = blk * bins_per_block() + off / 8 + (lo << 2) + (hi << 10);
       w.compute(kMainTest);
       // testIncrementLocal
       w.if_(blk == range, [&] {
@@ -383,10 +389,10 @@ class Histo : public KernelPort {
                 [&] { w.atomic_add(0x70, histo32_, half, Int(1) << shift); });
         });
     });
-    const int64_t store_index = bx * (int64_t(histo_h_) * histo_w_ / 4) + range * kBinsPerBlock / 4;
+    const int64_t store_index = bx * (int64_t(histo_h_) * histo_w_ / 4) + range * bins_per_block() / 4;
     w.compute(kMainCopy);
     w.sync();
-    w.for_(tid, kWords, bdx, [&](const Int& i) {
+    w.for_(tid, words(), bdx, [&](const Int& i) {
       const Lanes<uint32_t> v = w.shared_load(sub, i);
       w.compute(kMainCopyStep);
       w.store(0x80, subhisto_, i + store_index, v);
@@ -396,7 +402,7 @@ class Histo : public KernelPort {
   void final_kernel(Warp& w) {
     const int64_t start_step = int64_t(w.grid_dim().x) * w.block_dim().x;
     const Int start = w.global_x();
-    const int64_t low = int64_t(min_) * kBinsPerBlock, mid = (int64_t(max_) - min_ + 1) * kBinsPerBlock;
+    const int64_t low = int64_t(min_) * bins_per_block(), mid = (int64_t(max_) - min_ + 1) * bins_per_block();
     const int64_t all = int64_t(histo_h_) * histo_w_;
     auto sat = [](const Int& x) { return min(x, int64_t(255)); };
     // The 16-bit counters of [from, to) (ushort4 groups): load, zero, store the saturated bytes.
@@ -461,6 +467,7 @@ class Histo : public KernelPort {
     }
   }
 
+  int64_t kb_;
   uint32_t img_w_, img_h_, histo_w_, histo_h_, sigma_row_, sigma_col_, outliers_, iterations_;
   uint64_t seed_;
   uint32_t min_ = 0, max_ = 0;
@@ -488,10 +495,12 @@ void register_parboil_histo(PortRegistry& r) {
       "outliers (img_width = 996, img_height = 1040, histo_width = 256, histo_height = 4096, sigma_row = 48, "
       "sigma_col = 16, outliers = 100, seed = 1): the prescan's range is 10 blocks of 24 Ki bins. 2 "
       "iterations (paper 003 caps Parboil's iterations at 2): 0.95 M warp instructions (memory and barriers; "
-      "histo_main 0.36 M per iteration, 140 CTAs)";
+      "histo_main 0.36 M per iteration, 140 CTAs). kb = 16 (util.h's KB = 16: 512 threads, 16 Ki-bin blocks) "
+      "fits SMs of 512 threads";
   p.papers = "TSC (000), G-Cache (001), Decoupled L1D (002), reuse distance (003: all but histo_main)";
   p.kernels = "histo_prescan_kernel, histo_intermediates_kernel, histo_main_kernel, histo_final_kernel";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
+    const uint64_t kb = s.get_uint("kb", 24, 16, 48);
     const uint64_t iw = s.get_uint("img_width", 996, 1, 2048);
     const uint64_t ih = s.get_uint("img_height", 1040, 16, 1 << 16);
     const uint64_t hw = s.get_uint("histo_width", 256, 4, 1 << 16);
@@ -501,17 +510,22 @@ void register_parboil_histo(PortRegistry& r) {
     const uint64_t out = s.get_uint("outliers", 100, 0, 100000);
     const uint64_t it = s.get_uint("iterations", 2, 1, 1000);
     const uint64_t seed = s.get_uint("seed", 1);
+    if (kb != 16 && kb != 24 && kb != 48)
+      throw ConfigError("parboil/histo: kb (util.h's KB) is 16, 24 or 48");
     if (ih % kUnroll) throw ConfigError("parboil/histo: img_height must be a multiple of 16 (UNROLL)");
     if (hw > iw)
       throw ConfigError(
-          "parboil/histo: histo_width must not exceed img_width (the source sizes "
-          "global_histo and final_histo by img_width)");
-    if (hw * hh % 4 || hw * hh < uint64_t(kBinsPerBlock) || hw * hh > 255 * uint64_t(kBinsPerBlock))
+          "parboil/histo: histo_width must not exceed img_width (the source sizes global_histo and "
+          "final_histo "
+          "by img_width)");
+    const uint64_t block = kb * 1024;
+    if (hw * hh % 4 || hw * hh < block || hw * hh > 255 * block)
       throw ConfigError(
-          "parboil/histo: histo_width * histo_height must be a multiple of 4 in [24576, "
-          "255 * 24576] (whole 24 Ki-bin blocks numbered by a byte)");
-    return std::make_unique<Histo>(uint32_t(iw), uint32_t(ih), uint32_t(hw), uint32_t(hh), uint32_t(sr),
-                                   uint32_t(sc), uint32_t(out), uint32_t(it), seed);
+          "parboil/histo: histo_width * histo_height must be a multiple of 4 in [1, 255] blocks of kb Ki "
+          "bins "
+          "(blocks are numbered by a byte)");
+    return std::make_unique<Histo>(uint32_t(kb), uint32_t(iw), uint32_t(ih), uint32_t(hw), uint32_t(hh),
+                                   uint32_t(sr), uint32_t(sc), uint32_t(out), uint32_t(it), seed);
   };
   r.add(std::move(p));
 }
