@@ -123,5 +123,59 @@ TEST(ParboilAtomicPorts, HistoStreams) {
   EXPECT_EQ(s.first[1].active_mask, 0xffffffffu);
 }
 
+// ---- mri-gridding ----
+
+TEST(ParboilAtomicPorts, MriGriddingComputes) {
+  expect_checks("parboil/mri-gridding", "{grid: 16, samples: 3000}");
+  {
+    // A small binsize: crowded cells spill into the CPU bin (atomicAdd then atomicSub); 4 sort digits (24^3 +
+    // 1 keys).
+    auto p = make_port("parboil/mri-gridding", "{grid: 24, samples: 20000, binsize: 4, seed: 5}");
+    uint64_t subs = 0;
+    const auto s = pull_all(*p, [&](uint64_t k, const std::string&, const WarpInst& i) {
+      subs += k == 0 && i.pc == 0x60 && i.kind == MemKind::Atomic;
+    });
+    EXPECT_EQ(p->check(), "");
+    EXPECT_GT(subs, 0u);
+    EXPECT_EQ(s.kernels, 1u + 4 * 6 + 1 + 4 + 1);
+  }
+  // Samples not a multiple of 4 or 64: the sort's padded last uint4, the structure of arrays' padding.
+  expect_checks("parboil/mri-gridding", "{grid: 8, samples: 1027, binsize: 8}");
+}
+
+TEST(ParboilAtomicPorts, MriGriddingStreams) {
+  expect_deterministic("parboil/mri-gridding", "{grid: 16, samples: 3000, binsize: 8}");
+  // One sample on an 8^3 grid (513 keys: 3 digits). binning: one CTA of 16 warps, lane 0 of warp 0 loads
+  // kZ, kY, kX and the cell's count, adds to it atomically, stores key and value. Each sort digit:
+  // splitSort (8 warps: 89 barriers each; warp 0 loads a key and a value uint4, stores 4 keys, 4 values,
+  // and the 16 digit counts), scanLargeArray of 16 counts (4 kernels), splitRearrange; then reorder, the
+  // scan of the 513 cell counts (4 kernels) and gridding_GPU (2 CTAs of 2 warps; 56 cell rows each, two
+  // loads of binStartAddr per row and warp; 8 stores per warp).
+  auto p = make_port("parboil/mri-gridding", "{grid: 8, samples: 1}");
+  const auto s = pull_all(*p);
+  EXPECT_EQ(p->check(), "");
+  ASSERT_EQ(s.kernels, 1u + 3 * 6 + 1 + 4 + 1);
+  EXPECT_EQ(s.kernel_names[0], "binning_kernel");
+  EXPECT_EQ(s.kernel_names[1], "splitSort");
+  EXPECT_EQ(s.kernel_names[6], "splitRearrange");
+  EXPECT_EQ(s.kernel_names.back(), "gridding_GPU");
+  EXPECT_EQ(s.insts_per_kernel[0], 7u);
+  EXPECT_EQ(s.insts_per_kernel[1], 8u * 89 + 2 + 8 + 1);
+  ASSERT_FALSE(s.first.empty());
+  // sortedSample_d (64 x 24 B), binStartAddr_d (513 x 4 B, to 3840), then sample_d: kZ of sample 0.
+  EXPECT_EQ(s.first[0].active_mask, 0x1u);
+  EXPECT_EQ(s.first[0].addr[0], kBase + 3840 + 16);
+  EXPECT_EQ(s.first[0].kind, MemKind::Load);
+  uint64_t grid_row_loads = 0, grid_stores = 0;
+  pull_all(*make_port("parboil/mri-gridding", "{grid: 8, samples: 1}"),
+           [&](uint64_t k, const std::string&, const WarpInst& i) {
+             if (k + 1 != s.kernels) return;
+             grid_row_loads += i.pc == 0x10;
+             grid_stores += i.kind == MemKind::Store;
+           });
+  EXPECT_EQ(grid_row_loads, 2u * 2 * 56);
+  EXPECT_EQ(grid_stores, 4u * 8);
+}
+
 }  // namespace
 }  // namespace gms::kernels

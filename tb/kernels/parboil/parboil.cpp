@@ -4,6 +4,7 @@
 namespace gms::kernels {
 
 void register_parboil_histo(PortRegistry& r);
+void register_parboil_mri_gridding(PortRegistry& r);
 void register_parboil_mri_q(PortRegistry& r);
 void register_parboil_sgemm(PortRegistry& r);
 void register_parboil_spmv(PortRegistry& r);
@@ -11,6 +12,7 @@ void register_parboil_stencil(PortRegistry& r);
 
 void register_parboil_ports(PortRegistry& r) {
   register_parboil_histo(r);
+  register_parboil_mri_gridding(r);
   register_parboil_mri_q(r);
   register_parboil_sgemm(r);
   register_parboil_spmv(r);
