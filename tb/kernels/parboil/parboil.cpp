@@ -5,6 +5,8 @@ namespace gms::kernels {
 
 void register_parboil_cutcp(PortRegistry& r);
 void register_parboil_lbm(PortRegistry& r);
+void register_parboil_histo(PortRegistry& r);
+void register_parboil_mri_gridding(PortRegistry& r);
 void register_parboil_mri_q(PortRegistry& r);
 void register_parboil_sad(PortRegistry& r);
 void register_parboil_sgemm(PortRegistry& r);
@@ -15,6 +17,8 @@ void register_parboil_tpacf(PortRegistry& r);
 void register_parboil_ports(PortRegistry& r) {
   register_parboil_cutcp(r);
   register_parboil_lbm(r);
+  register_parboil_histo(r);
+  register_parboil_mri_gridding(r);
   register_parboil_mri_q(r);
   register_parboil_sad(r);
   register_parboil_sgemm(r);
