@@ -81,5 +81,70 @@ TEST(Lonestar, SsspIsDeterministic) {
   expect_deterministic("lonestar/sssp", "{scale: 9, block: 128}");
 }
 
+// ---- sp ----
+
+TEST(Lonestar, SpConvergesAsTheSequentialReference) {
+  // Formulas at M/N = 4.2 this small do not converge (nsp would stop after MAXITERATION); these do.
+  for (const char* size : {"{clauses: 300, vars: 100, seed: 7, sms: 3, max_iteration: 1000}",
+                           "{clauses: 200, vars: 40, k: 4, sms: 1, sm_threads: 512}"}) {
+    auto p = make_port("lonestar/sp", size);
+    p->run_functionally();
+    EXPECT_GE(p->kernels_launched(), 2u) << size;
+    EXPECT_EQ(p->kernels_launched() % 2, 0u) << size;  // calc_pi_values, update_eta per iteration
+    EXPECT_EQ(p->check(), "") << size;
+  }
+  // 150 x 50 converges in 9 iterations; with the default max_iteration (7) it stops after 8; a formula that
+  // does not converge runs max_iteration + 1.
+  auto a = make_port("lonestar/sp", "{clauses: 150, vars: 50, sms: 2, max_iteration: 1000}");
+  a->run_functionally();
+  EXPECT_EQ(a->kernels_launched(), 18u);
+  EXPECT_EQ(a->check(), "");
+  auto b = make_port("lonestar/sp", "{clauses: 150, vars: 50, sms: 2}");
+  b->run_functionally();
+  EXPECT_EQ(b->kernels_launched(), 16u);
+  EXPECT_EQ(b->check(), "");
+  auto c = make_port("lonestar/sp", "{clauses: 420, vars: 100, sms: 2, max_iteration: 20}");
+  c->run_functionally();
+  EXPECT_EQ(c->kernels_launched(), 42u);
+  EXPECT_EQ(c->check(), "");
+}
+
+TEST(Lonestar, SpStreamOnATinyFormula) {
+  // 8 clauses x 3 literals = 24 edges; one SM with room for one 384-thread CTA: grids of 1 block, and only
+  // warp 0 (lanes 0..23) has edges.
+  auto p = make_port("lonestar/sp", "{clauses: 8, vars: 6, sms: 1, sm_threads: 384}");
+  std::map<uint32_t, uint64_t> lanes_at;
+  uint64_t atomics = 0;
+  const test::StreamSummary s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) {
+    lanes_at[i.pc] += lanes(i);
+    if (i.kind == MemKind::Atomic) {
+      ++atomics;
+      EXPECT_EQ(i.active_mask & ~0x00ffffffu, 0u);  // the lanes of warp 0 whose lmaxeps != 0
+    }
+  });
+  ASSERT_GE(s.kernels, 2u);
+  const uint64_t iterations = s.kernels / 2;
+  for (size_t k = 0; k < s.kernels; ++k)
+    EXPECT_EQ(s.kernel_names[k], k % 2 ? "update_eta" : "calc_pi_values");
+  // calc_pi_values: each edge's dst, src, sat flags and variable bounds once, its three pi stores once.
+  const WarpInst& f = s.first[0];
+  EXPECT_EQ(f.kind, MemKind::Load);
+  EXPECT_EQ(f.pc, 0x10u);
+  EXPECT_EQ(f.active_mask, 0x00ffffffu);
+  EXPECT_EQ(f.addr[23] - f.addr[0], 23u * 4);
+  for (uint32_t pc : {0x10u, 0x20u, 0x30u, 0x40u, 0x50u, 0x60u, 0xd0u, 0xe0u, 0xf0u})
+    EXPECT_EQ(lanes_at[pc], 24 * iterations) << std::hex << pc;
+  // update_eta: every edge walks its clause's 3 literals (no clause satisfied, no pi sum is 0).
+  EXPECT_EQ(lanes_at[0x170], 3 * 24 * iterations);
+  EXPECT_EQ(lanes_at[0x180], 3 * 24 * iterations);
+  EXPECT_EQ(lanes_at[0x1e0], 24 * iterations);
+  EXPECT_EQ(atomics, iterations);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(Lonestar, SpIsDeterministic) {
+  expect_deterministic("lonestar/sp", "{clauses: 300, vars: 100, seed: 7, sms: 2}");
+}
+
 }  // namespace
 }  // namespace gms::kernels

@@ -3,9 +3,11 @@
 
 namespace gms::kernels {
 
+void register_lonestar_sp(PortRegistry& r);
 void register_lonestar_sssp(PortRegistry& r);
 
 void register_lonestar_ports(PortRegistry& r) {
+  register_lonestar_sp(r);
   register_lonestar_sssp(r);
 }
 
