@@ -29,6 +29,7 @@ const PortRegistry& PortRegistry::builtin() {
     register_polybench_ports(x);
     register_parboil_ports(x);
     register_sdk_ports(x);
+    register_lonestar_ports(x);
     return x;
   }();
   return r;

@@ -42,5 +42,6 @@ void register_rodinia_ports(PortRegistry& r);
 void register_polybench_ports(PortRegistry& r);
 void register_parboil_ports(PortRegistry& r);
 void register_sdk_ports(PortRegistry& r);
+void register_lonestar_ports(PortRegistry& r);
 
 }  // namespace gms::kernels
