@@ -65,6 +65,11 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"rodinia/myocyte", "xmax=1,attempts=1"},
       {"rodinia/heartwall", "frames=11,points=2,s_size=10,t_size=5"},
       {"rodinia/leukocyte", "width=112,band=96,frames=1,discs=2"},
+      {"parboil/histo",
+       "kb=16,img_width=256,img_height=64,histo_width=64,histo_height=512,outliers=2000,iterations=2"},
+      {"parboil/mri-gridding", "grid=16,samples=3000,binsize=8"},
+      {"lonestar/sssp", "scale=11,block=512"},
+      {"lonestar/sp", "clauses=300,vars=100,seed=7,sms=2,sm_threads=512"},
   };
   return v;
 }
