@@ -1,6 +1,8 @@
 // Helpers for the kernel ports' tests: build a registered port with size keys, and pull every warp stream
 // of every kernel (CTA by CTA, warp by warp), counting and hashing the instructions.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -106,6 +108,26 @@ inline StreamStats pull_stats(Workload& wl) {
     s.kernels.push_back(std::move(ks));
   }
   return s;
+}
+
+// The port at `size` computes the benchmark's result functionally (check() is "").
+inline void expect_checks(const std::string& name, const std::string& size) {
+  auto p = make_port(name, size);
+  ASSERT_NE(p, nullptr) << name;
+  p->run_functionally();
+  EXPECT_EQ(p->check(), "") << name;
+}
+
+// Two fresh workloads of the port at `size` give the same streams (kernels, instructions, hash of every
+// kind, pc, mask and address), and the pulled streams compute the result too.
+inline void expect_deterministic(const std::string& name, const std::string& size) {
+  auto a = make_port(name, size), b = make_port(name, size);
+  const StreamSummary sa = pull_all(*a), sb = pull_all(*b);
+  EXPECT_GT(sa.insts, 0u) << name;
+  EXPECT_EQ(sa.kernels, sb.kernels) << name;
+  EXPECT_EQ(sa.insts, sb.insts) << name;
+  EXPECT_EQ(sa.hash, sb.hash) << name;
+  EXPECT_EQ(a->check(), "") << name;
 }
 
 }  // namespace gms::kernels::test

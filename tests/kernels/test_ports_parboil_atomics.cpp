@@ -10,25 +10,12 @@
 namespace gms::kernels {
 namespace {
 
+using test::expect_checks;
+using test::expect_deterministic;
 using test::make_port;
 using test::pull_all;
 
 constexpr uint64_t kBase = DeviceMemory::kDefaultBase;
-
-void expect_checks(const std::string& name, const std::string& size) {
-  auto p = make_port(name, size);
-  p->run_functionally();
-  EXPECT_EQ(p->check(), "") << name << " " << size;
-}
-
-void expect_deterministic(const std::string& name, const std::string& size) {
-  auto a = make_port(name, size), b = make_port(name, size);
-  const auto sa = pull_all(*a), sb = pull_all(*b);
-  EXPECT_GT(sa.insts, 0u);
-  EXPECT_EQ(sa.insts, sb.insts) << name;
-  EXPECT_EQ(sa.hash, sb.hash) << name;
-  EXPECT_EQ(a->check(), "") << name;  // pulled streams compute the result too
-}
 
 // ---- histo ----
 

@@ -10,17 +10,9 @@
 namespace gms::kernels {
 namespace {
 
+using test::expect_deterministic;
 using test::make_port;
 using test::pull_all;
-
-void expect_deterministic(const std::string& name, const std::string& size) {
-  auto a = make_port(name, size), b = make_port(name, size);
-  const test::StreamSummary sa = pull_all(*a), sb = pull_all(*b);
-  EXPECT_EQ(sa.kernels, sb.kernels);
-  EXPECT_EQ(sa.insts, sb.insts);
-  EXPECT_EQ(sa.hash, sb.hash);
-  EXPECT_EQ(a->check(), "");  // the simulated pull computes the result too
-}
 
 // ---- dwt2d ----
 
