@@ -3,6 +3,7 @@
 
 namespace gms::kernels {
 
+void register_parboil_bfs(PortRegistry& r);
 void register_parboil_cutcp(PortRegistry& r);
 void register_parboil_lbm(PortRegistry& r);
 void register_parboil_histo(PortRegistry& r);
@@ -15,6 +16,7 @@ void register_parboil_stencil(PortRegistry& r);
 void register_parboil_tpacf(PortRegistry& r);
 
 void register_parboil_ports(PortRegistry& r) {
+  register_parboil_bfs(r);
   register_parboil_cutcp(r);
   register_parboil_lbm(r);
   register_parboil_histo(r);
