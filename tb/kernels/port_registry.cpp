@@ -30,6 +30,7 @@ const PortRegistry& PortRegistry::builtin() {
     register_parboil_ports(x);
     register_sdk_ports(x);
     register_lonestar_ports(x);
+    register_ispass_ports(x);
     return x;
   }();
   return r;

@@ -71,6 +71,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"lonestar/sssp", "scale=11,block=512"},
       {"lonestar/sp", "clauses=300,vars=100,seed=7,sms=2,sm_threads=512"},
       {"parboil/bfs", "nodes=3000,edges=12000,random=1"},
+      {"ispass/nn", "images=1"},
   };
   return v;
 }
