@@ -8,34 +8,13 @@
 #include <vector>
 
 #include "models/common/config.h"
+#include "tb/kernels/default_counts.h"
 #include "tb/kernels/port_registry.h"
 #include "tb/kernels/port_workload.h"
 
 namespace gms {
 
 namespace {
-
-struct Counts {
-  uint64_t launches = 0, loads = 0, stores = 0, atomics = 0, barriers = 0;
-  uint64_t compute = 0;  // the instructions between them (the gaps), as Nsight's inst_executed counts them
-};
-
-Counts count(Workload& w) {
-  Counts c;
-  for (std::unique_ptr<KernelSource> k; (k = w.next_kernel());) {
-    ++c.launches;
-    for (std::unique_ptr<CtaWork> cta; (cta = k->next_cta());)
-      for (auto& warp : cta->warps)
-        for (WarpInst i; warp->next(i);) {
-          ++(i.kind == MemKind::Load     ? c.loads
-             : i.kind == MemKind::Store  ? c.stores
-             : i.kind == MemKind::Atomic ? c.atomics
-                                         : c.barriers);
-          c.compute += i.gap;
-        }
-  }
-  return c;
-}
 
 double cpu_seconds() {
   struct rusage ru {};
@@ -82,18 +61,29 @@ int run_kernels_command(int argc, char** argv) {
         "arrays\n  papers     %s\n",
         p->name.c_str(), p->suite.c_str(), p->source.c_str(), p->kernels.c_str(), p->input.c_str(),
         double(bytes) / (1024.0 * 1024.0), ranges.size(), p->papers.c_str());
-    if (counting) {
+    const auto insts_line = [](const kernels::WarpInstCounts& c) {
+      std::string atomics = c.atomics ? std::to_string(c.atomics) + " atomics, " : "";
+      std::printf("  warp insts %llu (%llu loads, %llu stores, %s%llu barriers, %llu compute)",
+                  (unsigned long long)c.total(), (unsigned long long)c.loads, (unsigned long long)c.stores,
+                  atomics.c_str(), (unsigned long long)c.barriers, (unsigned long long)c.compute);
+    };
+    if (!counting) {
+      if (const kernels::WarpInstCounts* d = kernels::default_counts(p->name)) {
+        insts_line(*d);
+        std::printf(" at the default input (--count recounts)\n");
+      }
+      continue;
+    }
+    {
       const double t0 = cpu_seconds();
-      const Counts c = count(w);
+      uint64_t launches = 0;
+      const kernels::WarpInstCounts c = kernels::count_warp_insts(w, launches);
       const double cpu = cpu_seconds() - t0;
-      const uint64_t memory = c.loads + c.stores + c.atomics, insts = memory + c.barriers + c.compute;
-      std::printf(
-          "  launches   %llu\n  warp insts %llu (%llu loads, %llu stores, %s%llu barriers, %llu compute), "
-          "generated in %.2f CPU s (%.1f M/s; memory %.1f M/s)\n",
-          (unsigned long long)c.launches, (unsigned long long)insts, (unsigned long long)c.loads,
-          (unsigned long long)c.stores, c.atomics ? (std::to_string(c.atomics) + " atomics, ").c_str() : "",
-          (unsigned long long)c.barriers, (unsigned long long)c.compute, cpu,
-          cpu > 0 ? double(insts) / cpu / 1e6 : 0.0, cpu > 0 ? double(memory) / cpu / 1e6 : 0.0);
+      std::printf("  launches   %llu\n", (unsigned long long)launches);
+      insts_line(c);
+      std::printf(", generated in %.2f CPU s (%.1f M/s; memory %.1f M/s)\n", cpu,
+                  cpu > 0 ? double(c.total()) / cpu / 1e6 : 0.0,
+                  cpu > 0 ? double(c.memory()) / cpu / 1e6 : 0.0);
       const std::string wrong = w.check();
       if (!wrong.empty()) {
         std::fprintf(stderr, "gpumemsys: kernels: %s computed a wrong result: %s\n", p->name.c_str(),

@@ -44,6 +44,18 @@ TEST(CliPorts, KernelsListsEveryPort) {
   for (const char* name : {"recorded/vecadd", "recorded/stencil5", "recorded/colcopy", "rodinia/bfs",
                            "rodinia/nw", "rodinia/srad_v2", "rodinia/b+tree"})
     EXPECT_NE(r.out.find(std::string(name) + "\n  suite"), std::string::npos) << name;
+  // Every port's default warp instructions, from the committed counts (no run).
+  size_t ports = 0, counted = 0;
+  for (size_t at = 0; (at = r.out.find("\n  suite", at)) != std::string::npos; ++at) ++ports;
+  for (size_t at = 0;
+       (at = r.out.find(" at the default input (--count recounts)\n", at)) != std::string::npos; ++at)
+    ++counted;
+  EXPECT_EQ(counted, ports);
+  EXPECT_NE(r.out.find("rodinia/hotspot\n"), std::string::npos);
+  EXPECT_NE(
+      r.out.find("  warp insts 2993832 (29240 loads, 11008 stores, 59168 barriers, 2894416 compute) at the "
+                 "default input"),
+      std::string::npos);
 }
 
 TEST(CliPorts, APortRunsOnAPresetWithEveryLoadChecked) {
