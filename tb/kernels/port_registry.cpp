@@ -31,6 +31,7 @@ const PortRegistry& PortRegistry::builtin() {
     register_sdk_ports(x);
     register_lonestar_ports(x);
     register_ispass_ports(x);
+    register_tango_ports(x);
     return x;
   }();
   return r;
