@@ -32,6 +32,7 @@ const PortRegistry& PortRegistry::builtin() {
     register_lonestar_ports(x);
     register_ispass_ports(x);
     register_shoc_ports(x);
+    register_tango_ports(x);
     return x;
   }();
   return r;

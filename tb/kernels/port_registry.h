@@ -45,5 +45,6 @@ void register_sdk_ports(PortRegistry& r);
 void register_lonestar_ports(PortRegistry& r);
 void register_ispass_ports(PortRegistry& r);
 void register_shoc_ports(PortRegistry& r);
+void register_tango_ports(PortRegistry& r);
 
 }  // namespace gms::kernels

@@ -1,0 +1,13 @@
+// Tango DNN benchmark suite ports (GPU CUDA versions): each benchmark's register function, called in name
+// order.
+#include "tb/kernels/port_registry.h"
+
+namespace gms::kernels {
+
+void register_tango_squeezenet(PortRegistry& r);
+
+void register_tango_ports(PortRegistry& r) {
+  register_tango_squeezenet(r);
+}
+
+}  // namespace gms::kernels
