@@ -219,11 +219,14 @@ void AccelSimKernel::read_warp(AccelCtaTrace& cta, uint32_t warp, uint64_t insts
       continue;
     }
     check_fits(inst_);
-    if (op == AccelOp::Atomic)
-      for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if ((inst_.mask >> lane & 1) && inst_.addr[lane] % inst_.width)
-          in_->fail("atomic lane " + std::to_string(lane) + " address " + to_hex(inst_.addr[lane]) +
-                    " is not aligned to its " + std::to_string(inst_.width) + " bytes");
+    if (op == AccelOp::Atomic) {  // aligned lanes only: the check the native readers and the SM make
+      WarpInst w;
+      w.kind = MemKind::Atomic;
+      w.width = uint8_t(inst_.width);
+      w.active_mask = inst_.mask;
+      w.addr = inst_.addr;
+      if (const std::string e = address_error(w); !e.empty()) in_->fail(e);
+    }
     AccelCtaTrace::Inst m;
     m.pc = inst_.pc;
     m.mask = inst_.mask;
