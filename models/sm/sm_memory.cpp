@@ -229,13 +229,8 @@ void SmCore::check_atomic(const WarpInst& inst) const {
   if (inst.width != 4 && inst.width != 8)
     throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": an atomic of " +
                              std::to_string(inst.width) + " bytes per lane (atomics are 4 or 8 bytes)");
-  for (uint32_t m = inst.active_mask; m; m &= m - 1) {
-    const uint64_t a = inst.addr[unsigned(__builtin_ctz(m))];
-    if (a % inst.width)
-      throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": atomic at " +
-                               std::to_string(a) + " not aligned to its " + std::to_string(inst.width) +
-                               " bytes");
-  }
+  if (const std::string e = address_error(inst); !e.empty())  // a lane not aligned to its width
+    throw std::runtime_error(std::string(name()) + ": pc " + std::to_string(inst.pc) + ": " + e);
 }
 
 // What lane l of an atomic adds at addr: `width` bytes of the store data of its instruction there.
