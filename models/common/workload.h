@@ -49,6 +49,9 @@ struct KernelInfo {
   uint32_t threads_per_cta = 0;  // warps per CTA = ceil(threads / 32)
   uint32_t regs_per_thread = 0;  // 0 = not limiting
   uint32_t shmem_per_cta = 0;    // bytes; 0 = not limiting
+  // The CTAs wait on each other (spin on values other CTAs write, as persistent-thread kernels do), so
+  // every CTA must be resident at once: a configuration that cannot hold the grid is refused, not hung.
+  bool co_resident = false;
   uint32_t warps_per_cta() const { return (threads_per_cta + kWarpSize - 1) / kWarpSize; }
 };
 

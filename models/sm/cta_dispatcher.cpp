@@ -69,6 +69,12 @@ void CtaDispatcher::begin_next_kernel() {
   records_.push_back(rec);
   instructions_at_start_ = total_instructions();
   initial_fill();
+  if (info_.co_resident && dispatched_ < info_.num_ctas)
+    throw ConfigError("workload '" + workload_.name() + "': kernel '" + info_.name + "' needs its " +
+                      std::to_string(info_.num_ctas) +
+                      " CTAs resident at once (they wait on each other), but the " +
+                      std::to_string(sms_.size()) + " SMs hold " + std::to_string(dispatched_) +
+                      " of them: make the grid smaller (the port's size keys) or the configuration larger");
 }
 
 void CtaDispatcher::initial_fill() {

@@ -179,6 +179,33 @@ TEST(CtaDispatcher, CtaThatFitsNoSmIsAnError) {
   }
 }
 
+TEST(CtaDispatcher, CoResidentKernelRunsWhenItsGridFitsAtOnce) {
+  SmParams p;
+  p.max_ctas = 3;
+  TestKernel k = make_kernel("occ", 6, 1, [](uint32_t c, uint32_t) { return loads(3, 0x100000 * (c + 1)); });
+  k.info.co_resident = true;  // 2 SMs x 3 CTAs hold all 6
+  SmSystem sys(p, 2, {k}, 10);
+  sys.run();
+  EXPECT_EQ(sys.stat("kernels.ctas"), 6);
+}
+
+TEST(CtaDispatcher, CoResidentKernelLargerThanTheMachineIsAnError) {
+  SmParams p;
+  p.max_ctas = 3;
+  TestKernel k = make_kernel("occ", 7, 1, [](uint32_t c, uint32_t) { return loads(3, 0x100000 * (c + 1)); });
+  k.info.co_resident = true;
+  SmSystem sys(p, 2, {k}, 10);
+  try {
+    sys.dispatcher->start();
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(e.what(),
+                 "workload 'vectors': kernel 'occ' needs its 7 CTAs resident at once (they wait on each "
+                 "other), but the 2 SMs hold 6 of them: make the grid smaller (the port's size keys) or the "
+                 "configuration larger");
+  }
+}
+
 TEST(CtaDispatcher, LaterBadKernelStopsTheRunWithItsName) {
   TestKernel ok = make_kernel("first", 1, 1, [](uint32_t, uint32_t) { return loads(2, 0); });
   TestKernel bad = make_kernel("second", 0, 1, [](uint32_t, uint32_t) { return std::vector<WarpInst>{}; });
