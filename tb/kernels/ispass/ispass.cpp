@@ -3,9 +3,11 @@
 
 namespace gms::kernels {
 
+void register_ispass_mum(PortRegistry& r);
 void register_ispass_nn(PortRegistry& r);
 
 void register_ispass_ports(PortRegistry& r) {
+  register_ispass_mum(r);
   register_ispass_nn(r);
 }
 

@@ -1,0 +1,584 @@
+// ISPASS-2009 MUM (MUMmerGPU 1.0): exact matching of short DNA reads against a reference through the
+// reference's suffix tree. The host builds the suffix tree of "s" + reference + "$" (Ukkonen), renumbers its
+// nodes breadth first (16 levels, then blocks of 4 levels depth first) and flattens it into two 4096-wide 2D
+// textures of 16-byte texels indexed by node id (id -> (x, y) with 32 consecutive ids down a column):
+// nodetex (edge start, edge end, '$' child, suffix link) and childrentex (the A, C, G, T children); the
+// reference goes into a 65536-wide char texture, four consecutive positions down a column. mummergpuKernel,
+// one thread per read (CTAs of 256), finds for every start position of its read the longest prefix that
+// occurs in the reference (matching statistics: walk down from the root, then follow the suffix link of the
+// last node and skip down by edge lengths) and writes (node, characters matched on its edge) when the match
+// is at least min_match long. Texture fetches are global loads here (on the GPU they are read-only loads
+// through the texture cache; the model has no texture path): a 2D texel (x, y) is element y * width + x of
+// the array, the row-major layout the host array has and cudaMemcpyToArray copies (the GPU's cudaArray and
+// GPGPU-Sim's texture model tile 2D arrays, so the 32 ids of a column, 64 KiB apart here, share lines there).
+// MatchCoord (unsigned node, short edge length, 8 bytes) is two 4-byte elements: the node store is exact,
+// the edge length's 2-byte store is a 4-byte one at its address. Every load, store and branch follows the
+// source; compute gaps follow its PTX blocks, the switch's and skip's cases as the warp's lanes take them.
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tb/kernels/port_registry.h"
+
+namespace gms::kernels {
+
+namespace {
+
+// nvcc 13.0 --ptx -arch=sm_75 of mummergpu_kernel.cu with its tex2D fetches turned into __ldg loads of the
+// same (y * width + x) elements (texture references no longer compile): PTX instructions before each global
+// memory instruction on its path (ld.param included).
+constexpr uint32_t kEntry = 21;      // to queryLengths[qryid]
+constexpr uint32_t kAddrs = 6;       // to queryAddrs[qryid]
+constexpr uint32_t kFirstHead = 28;  // to the first substring's first query character
+constexpr uint32_t kLoopHead = 17;   // suffix-link fetch to the next substring's first character
+constexpr uint32_t kCharTest = 3, kToChildren = 8, kNextEdge = 1;
+constexpr uint32_t kSwitch = 5, kSwitchLow = 2, kCaseA = 2, kSwitchC = 3, kCaseC = 2;  // switch (c)
+constexpr uint32_t kSwitchHigh = 2, kCaseG = 1, kSwitchT = 3, kCaseT = 2;
+constexpr uint32_t kEdgeTest = 3, kToNode = 8;
+constexpr uint32_t kMustTest = 2, kMustSome = 3, kSkipEdge = 5, kSkipPart = 4, kNoSkip = 4, kToChar = 2;
+constexpr uint32_t kWalkTest = 4, kWalkEntry = 4, kRefIndex = 9, kCompare = 4, kAdvance = 2, kWalkLoop = 6;
+constexpr uint32_t kWalkExit = 3;
+constexpr uint32_t kRecordTest = 3, kSetResult = 8, kSecondStore = 0, kAfterRecord = 6;
+constexpr uint32_t kNoEdgeTest = 2, kNoEdgeSecond = 1, kAfterNoEdge = 3, kToSuffix = 2;
+// ptxas -v, sm_75 (no shared memory).
+constexpr uint32_t kRegs = 28;
+
+constexpr int64_t kTexWidth = 4096;     // MAX_TEXTURE_DIMENSION (node and children textures)
+constexpr int64_t kTexColumn = 32;      // ids per column block (id2addr)
+constexpr int64_t kRefPitch = 65536;    // reference texture width
+constexpr int64_t kRefBlock = 4;        // reference positions per column block
+constexpr int64_t kMaxQueryLen = 8192;  // MAX_QUERY_LEN: the page overlap
+constexpr uint32_t kBlock = 256;        // BLOCKSIZE
+
+// One texel of the node and children textures (uint4).
+struct Texel {
+  uint32_t w[4];
+};
+
+int base_index(char c) {
+  return c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : c == 'T' ? 3 : 4;
+}
+
+// A node id's texture address (TextureAddress: x in the low 16 bits, y in the high ones).
+uint32_t tex_address(uint32_t id) {
+  const uint32_t low = id & 0x1FFFF, high = id >> 17;
+  return (low >> 5) | (((high << 5) + (low & 0x1F)) << 16);
+}
+
+// The suffix tree of text = "s" + bases + "$" (positions 1..n, n = bases + 1), built from the suffix array
+// and its LCP array. Edge labels are the ones Ukkonen's construction leaves: a node's edge starts at the
+// smallest suffix below it plus its parent's depth (the suffix whose leaf created the edge); suffix links
+// of internal nodes, none (0) for leaves; ids as renumberTree gives them. (While porting, the textures it
+// gives were compared byte for byte with suffix-tree.cpp's on random, two-letter and Fibonacci strings.)
+struct SuffixTree {
+  struct Node {
+    int32_t depth = 0, parent = -1, minleaf = 0, start = 0, end = 0, link = -1;
+    int32_t child[5] = {-1, -1, -1, -1, -1};
+    uint32_t id = 0;
+    bool leaf() const {
+      return std::all_of(child, child + 5, [](int32_t c) { return c < 0; });
+    }
+  };
+  std::vector<Node> nodes;  // nodes[0] is the root
+
+  void build(const std::string& text) {
+    const int n = int(text.size()) - 1;
+    suffix_array(text, n);
+    nodes.assign(1, Node{});
+    nodes[0].minleaf = n + 1;
+    std::vector<int32_t> stack{0};
+    auto attach = [&](int32_t p, int32_t c) {
+      Node& child = nodes[size_t(c)];
+      child.parent = p;
+      nodes[size_t(p)].child[base_index(text[size_t(child.minleaf + nodes[size_t(p)].depth)])] = c;
+    };
+    auto fold = [&](int32_t into, int32_t from) {
+      nodes[size_t(into)].minleaf = std::min(nodes[size_t(into)].minleaf, nodes[size_t(from)].minleaf);
+    };
+    for (int r = 0; r < n; ++r) {
+      const int j = sa_[size_t(r)], l = r > 0 ? lcp_[size_t(r)] : 0;
+      int32_t popped = -1;
+      while (nodes[size_t(stack.back())].depth > l) {
+        popped = stack.back();
+        stack.pop_back();
+        fold(stack.back(), popped);
+      }
+      if (nodes[size_t(stack.back())].depth < l) {  // the branch point lies inside the popped edge
+        Node w;
+        w.depth = l;
+        w.minleaf = nodes[size_t(popped)].minleaf;
+        nodes.push_back(w);
+        const int32_t wi = int32_t(nodes.size() - 1);
+        attach(stack.back(), wi);
+        attach(wi, popped);
+        stack.push_back(wi);
+      }
+      Node leaf;
+      leaf.depth = n - j + 1;
+      leaf.minleaf = j;
+      nodes.push_back(leaf);
+      attach(stack.back(), int32_t(nodes.size() - 1));
+      stack.push_back(int32_t(nodes.size() - 1));
+    }
+    for (; stack.size() > 1; stack.pop_back()) fold(stack[stack.size() - 2], stack.back());
+    std::vector<int32_t> leaf_of(size_t(n) + 2, -1);
+    for (size_t v = 1; v < nodes.size(); ++v) {
+      Node& x = nodes[v];
+      const int32_t parent_depth = nodes[size_t(x.parent)].depth;
+      x.start = x.minleaf + parent_depth;
+      x.end = x.start + x.depth - parent_depth - 1;
+      if (x.leaf()) leaf_of[size_t(x.minleaf)] = int32_t(v);
+    }
+    nodes[0].link = 0;
+    for (size_t v = 1; v < nodes.size(); ++v) {  // the ancestor of the next suffix's leaf one shallower
+      Node& x = nodes[v];
+      if (x.leaf()) continue;
+      int32_t u = leaf_of[size_t(x.minleaf + 1)];
+      while (nodes[size_t(u)].depth > x.depth - 1) u = nodes[size_t(u)].parent;
+      x.link = u;
+    }
+    renumber();
+  }
+
+ private:
+  // Prefix doubling, characters ranked A < C < G < T < $.
+  void suffix_array(const std::string& text, int n) {
+    std::vector<int> rank(size_t(n) + 2, -1), next(size_t(n) + 2, 0);
+    sa_.resize(size_t(n));
+    for (int i = 1; i <= n; ++i) sa_[size_t(i - 1)] = i, rank[size_t(i)] = base_index(text[size_t(i)]);
+    for (int k = 1;; k <<= 1) {
+      auto key = [&](int i) {
+        return std::make_pair(rank[size_t(i)], i + k <= n ? rank[size_t(i + k)] : -1);
+      };
+      std::sort(sa_.begin(), sa_.end(), [&](int a, int b) { return key(a) < key(b); });
+      next[size_t(sa_[0])] = 0;
+      for (size_t i = 1; i < size_t(n); ++i)
+        next[size_t(sa_[i])] = next[size_t(sa_[i - 1])] + (key(sa_[i - 1]) < key(sa_[i]) ? 1 : 0);
+      for (int i = 1; i <= n; ++i) rank[size_t(i)] = next[size_t(i)];
+      if (rank[size_t(sa_[size_t(n - 1)])] == n - 1) break;
+    }
+    lcp_.assign(size_t(n), 0);  // Kasai: lcp_[r] = common prefix of sa_[r - 1] and sa_[r]
+    for (int i = 1, h = 0; i <= n; ++i) {
+      const int r = rank[size_t(i)];
+      if (r == 0) {
+        h = 0;
+        continue;
+      }
+      const int j = sa_[size_t(r - 1)];
+      while (i + h <= n && j + h <= n && text[size_t(i + h)] == text[size_t(j + h)]) ++h;
+      lcp_[size_t(r)] = h;
+      if (h > 0) --h;
+    }
+  }
+
+  // Breadth first to depth 16; below, a node's next four levels depth first and the fifth queued.
+  void renumber() {
+    uint32_t count = 0;
+    std::deque<std::pair<int32_t, int>> queue{{0, 0}};
+    auto block = [&](auto&& self, int32_t u, int level, int depth) -> void {
+      for (int32_t c : nodes[size_t(u)].child) {
+        if (c < 0) continue;
+        if (level == 4) {
+          queue.emplace_back(c, depth + 5);
+          continue;
+        }
+        nodes[size_t(c)].id = ++count;
+        self(self, c, level + 1, depth);
+      }
+    };
+    while (!queue.empty()) {
+      const auto [v, depth] = queue.front();
+      queue.pop_front();
+      nodes[size_t(v)].id = ++count;
+      if (depth < 16) {
+        for (int32_t c : nodes[size_t(v)].child)
+          if (c >= 0) queue.emplace_back(c, depth + 1);
+      } else {
+        block(block, v, 0, depth);
+      }
+    }
+  }
+
+  std::vector<int> sa_, lcp_;
+};
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// dst = src in the active lanes; dst keeps src's dependences (its latest assignment).
+template <class T>
+void assign(const Warp& w, Lanes<T>& dst, const Lanes<T>& src) {
+  for (uint32_t b = w.active(); b; b &= b - 1) {
+    const unsigned l = unsigned(__builtin_ctz(b));
+    dst.v[l] = src.v[l];
+  }
+  dst.deps = src.deps;
+}
+
+Int field(const Lanes<Texel>& t, int k) {
+  Int r;
+  for (unsigned l = 0; l < kWarpSize; ++l) r.v[l] = t.v[l].w[k];
+  r.deps = t.deps;
+  return r;
+}
+
+// Texel (x, y) of a 4096-wide texture, from a TextureAddress.
+Int texel_index(const Int& addr) {
+  return (addr >> 16 & 0xFFFF) * kTexWidth + (addr & 0xFFFF);
+}
+
+// getRef: reference position -> texel of the 65536-wide reference texture.
+Int ref_index(const Int& refpos) {
+  const Int low = refpos & 0x3FFFF, high = refpos >> 18;
+  return ((high << 2) + (low & 3)) * kRefPitch + (low >> 2);
+}
+
+// set_result's node id from a TextureAddress (the inverse of id2addr).
+Int node_id(const Int& addr) {
+  const Int x = addr & 0xFFFF, y = addr >> 16 & 0xFFFF;
+  return (x << 5) + (y & 0x1F) + ((y >> 5) << 17);
+}
+
+class Mummer : public KernelPort {
+ public:
+  Mummer(uint32_t ref_bases, uint32_t num_queries, uint32_t read_length, uint32_t min_match,
+         uint32_t mismatches, uint64_t seed)
+      : bases_(ref_bases),
+        num_queries_(num_queries),
+        read_length_(read_length),
+        min_match_(min_match),
+        mismatches_(mismatches),
+        seed_(seed) {}
+
+  void setup(DeviceMemory& mem) override {
+    uint64_t s = seed_;
+    reference_.resize(bases_);
+    for (char& b : reference_) b = "ACGT"[splitmix(s) & 3];
+    // genreads.py: a read is the reference's substring at a uniform start in [0, L - read length].
+    reads_.resize(num_queries_);
+    // Its -m option (a percentage of bases changed A->C->G->T->A) is parsed but not applied there, so the
+    // ISPASS reads are exact; `mismatches` applies it here (tests use it to leave the reference mid-edge).
+    for (std::string& r : reads_) {
+      r = reference_.substr(size_t(splitmix(s) % (uint64_t(bases_) - read_length_ + 1)), read_length_);
+      if (mismatches_ > 0)
+        for (char& b : r)
+          if (splitmix(s) % 100 < mismatches_) b = "CGTA"[base_index(b)];
+    }
+
+    // getQueriesTexture: each read as 'q', its bases and a NUL.
+    std::vector<int32_t> addrs, lengths;
+    std::string text;
+    for (const std::string& r : reads_) {
+      addrs.push_back(int32_t(text.size()));
+      lengths.push_back(int32_t(r.size()));
+      text += 'q' + r + '\0';
+    }
+    num_coords_ = text.size() - size_t(num_queries_) * (min_match_ + 1);
+
+    // matchQueries/buildReferenceTexture: one page (up to 7.5 M bases) of "s" + bases + "$", padded with NULs
+    // to half the page overlap and closed by "$".
+    const size_t page_end = 1 + bases_ + (kMaxQueryLen + 1 + 1) / 2 + 1;  // pages[0].end
+    std::string page(page_end + 2, '\0');
+    page[0] = 's';
+    std::copy(reference_.begin(), reference_.end(), page.begin() + 1);
+    page[bases_ + 1] = '$';
+    page[page.size() - 2] = '$';
+    tree_.build(page.substr(0, bases_ + 2));
+
+    // loadQueries, loadReference (reference, node and children textures), loadResultBuffer.
+    queries_ = mem.alloc<char>("queries", text.size());
+    addrs_ = mem.alloc<int32_t>("queryAddrs", num_queries_);
+    lengths_ = mem.alloc<int32_t>("queryLengths", num_queries_);
+    const int64_t rows = (int64_t(page.size()) + kRefPitch - 1) / kRefPitch + kRefBlock;
+    ref_ = mem.alloc<char>("reftex", size_t(rows * kRefPitch), 'Z');
+    const size_t height = (tree_.nodes.size() + 1 + kTexWidth - 1) / kTexWidth + kTexColumn;
+    nodes_ = mem.alloc<Texel>("nodetex", height * kTexWidth);
+    children_ = mem.alloc<Texel>("childrentex", height * kTexWidth);
+    coords_ = mem.alloc<uint32_t>("match_coords", 2 * num_coords_);  // MatchCoord: node, edge length (+pad)
+
+    std::copy(text.begin(), text.end(), queries_.host().begin());
+    addrs_.host() = addrs;
+    lengths_.host() = lengths;
+    for (int64_t i = 0; i < int64_t(page.size()); ++i) {
+      const int64_t x = i % (kRefPitch * kRefBlock), y = i / (kRefPitch * kRefBlock);
+      ref_[size_t((y * kRefBlock + x % kRefBlock) * kRefPitch + x / kRefBlock)] = page[size_t(i)];
+    }
+    auto texel = [&](uint32_t id) {
+      const uint32_t a = tex_address(id);
+      return size_t(a >> 16) * size_t(kTexWidth) + (a & 0xFFFF);
+    };
+    auto address = [&](int32_t v) { return v < 0 ? 0u : tex_address(tree_.nodes[size_t(v)].id); };
+    for (const auto& x : tree_.nodes) {
+      Texel& nt = nodes_[texel(x.id)];
+      nt.w[0] = uint32_t(x.start);
+      nt.w[1] = uint32_t(x.end);
+      nt.w[2] = address(x.child[4]);
+      nt.w[3] = address(x.link);
+      for (int c = 0; c < 4; ++c) children_[texel(x.id)].w[c] = address(x.child[c]);
+    }
+  }
+
+  void run(Launcher& host) override {
+    KernelLaunch k;
+    k.name = "mummergpuKernel";
+    k.block = {std::min(num_queries_, kBlock), 1, 1};
+    k.grid = {(num_queries_ + kBlock - 1) / kBlock, 1, 1};
+    k.regs_per_thread = kRegs;
+    k.body = [this](Warp& w) { kernel(w); };
+    host.launch(std::move(k));
+  }
+
+  std::string check() const override {
+    // Every read's every start: the longest prefix found in the reference by binary search over its sorted
+    // suffixes (cut at the read length).
+    std::vector<std::string_view> suffixes;
+    const std::string_view ref(reference_);
+    for (size_t i = 0; i < ref.size(); ++i) suffixes.push_back(ref.substr(i, read_length_));
+    std::sort(suffixes.begin(), suffixes.end());
+    auto common = [](std::string_view a, std::string_view b) {
+      size_t n = 0;
+      while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+      return n;
+    };
+    std::vector<const SuffixTree::Node*> by_id(tree_.nodes.size() + 1);
+    for (const auto& x : tree_.nodes) by_id[x.id] = &x;
+    size_t slot = 0;
+    for (uint32_t q = 0; q < num_queries_; ++q) {
+      const std::string_view read(reads_[q]);
+      for (size_t p = 0; p + min_match_ <= read.size(); ++p, ++slot) {
+        const std::string_view sub = read.substr(p);
+        const auto it = std::lower_bound(suffixes.begin(), suffixes.end(), sub);
+        size_t len = 0;
+        if (it != suffixes.end()) len = common(sub, *it);
+        if (it != suffixes.begin()) len = std::max(len, common(sub, *(it - 1)));
+        const uint32_t node = coords_[2 * slot], edge = coords_[2 * slot + 1];
+        const std::string where = "read " + std::to_string(q) + " position " + std::to_string(p) + ": ";
+        if (len < min_match_) {
+          if (node != 0 || edge != 0) return where + "a match written, none of " + std::to_string(min_match_);
+          continue;
+        }
+        if (node == 0 || node >= by_id.size()) return where + "node " + std::to_string(node);
+        const SuffixTree::Node& x = *by_id[node];
+        const int32_t parent_depth = tree_.nodes[size_t(std::max(x.parent, 0))].depth;
+        const size_t got = edge == 0 ? size_t(x.depth) : size_t(parent_depth) + edge;
+        if (got != len || int64_t(edge) > x.depth - parent_depth ||
+            ref.substr(size_t(x.minleaf - 1), len) != sub.substr(0, len))
+          return where + "node " + std::to_string(node) + " edge " + std::to_string(edge) + " (length " +
+                 std::to_string(got) + "), expected a match of " + std::to_string(len);
+      }
+    }
+    return "";
+  }
+
+ private:
+  void kernel(Warp& w) {
+    const int64_t mml = min_match_;
+    const Int qryid = w.global_x();
+    w.compute(kEntry);
+    w.return_if(qryid >= int64_t(num_queries_));
+    const Int qlen = w.load(0x10, lengths_, qryid).as<int64_t>();
+    w.compute(kAddrs);
+    const Int qaddr = w.load(0x20, addrs_, qryid).as<int64_t>();
+    const Int result = qaddr - qryid * (mml + 1);
+    const Int last = qlen - mml;
+    const Int root(int64_t(tex_address(1)));
+    Int cur(0), prev(0), mustmatch(0), qml(0), refpos(0), start(0), end(0), c(0), qrystart(0);
+    Bool noedge(false), mismatch(false);
+    bool first = true;
+    w.while_([&] { return qrystart <= last; },
+             [&] {
+               w.compute(first ? kFirstHead : kLoopHead);
+               first = false;
+               const Bool restart = cur == 0 || qml < 1;
+               assign(w, cur, select<int64_t>(restart, root, cur));
+               assign(w, qml, select<int64_t>(restart, 1, qml));
+               assign(w, mustmatch, select<int64_t>(restart, 0, mustmatch));
+               assign(w, c, w.load(0x30, queries_, qaddr + qrystart + qml).as<int64_t>());
+               w.compute(kCharTest);
+               assign(w, refpos, Int(0));
+               assign(w, noedge, Bool(false));
+               assign(w, mismatch, Bool(false));
+               walk(w, qaddr + qrystart, cur, prev, mustmatch, qml, refpos, start, end, c, noedge, mismatch);
+               w.if_else(
+                   noedge,
+                   [&] {  // no edge out of prev: its depth is the match
+                     w.compute(kNoEdgeTest);
+                     w.if_(qml > mml, [&] {
+                       w.compute(kSetResult);
+                       w.store(0x50, coords_, (result + qrystart) * 2, node_id(prev));
+                       w.compute(kNoEdgeSecond);
+                       w.store(0x60, coords_, (result + qrystart) * 2 + 1, Int(0));
+                     });
+                     w.compute(kAfterNoEdge);
+                     assign(w, qml, qml - 1);
+                     assign(w, mustmatch, Int(0));
+                   },
+                   [&] {  // RECORD_RESULT: the match ends on cur's edge
+                     w.compute(kRecordTest);
+                     w.if_(qml > mml, [&] {
+                       w.compute(kSetResult);
+                       w.store(0xb0, coords_, (result + qrystart) * 2, node_id(cur));
+                       w.compute(kSecondStore);
+                       w.store(0xc0, coords_, (result + qrystart) * 2 + 1, refpos - start);
+                     });
+                     assign(w, mustmatch, refpos - start);
+                     assign(w, qml, qml - (mustmatch + 1));
+                     w.compute(kAfterRecord);
+                   });
+               w.compute(kToSuffix);
+               const Lanes<Texel> node = w.load(0xd0, nodes_, texel_index(prev));  // NEXT_SUBSTRING
+               assign(w, start, field(node, 0));
+               assign(w, cur, field(node, 3));
+               assign(w, qrystart, qrystart + 1);
+             });
+  }
+
+  // The walk of one substring (queries + qrystart): down the children while the read's characters match.
+  void walk(Warp& w, const Int& qbase, Int& cur, Int& prev, Int& mustmatch, Int& qml, Int& refpos, Int& start,
+            Int& end, Int& c, Bool& noedge, Bool& mismatch) {
+    bool first_edge = true;
+    w.while_([&] { return c != 0; },
+             [&] {
+               w.compute(first_edge ? kToChildren : kNextEdge + kToChildren);
+               first_edge = false;
+               const Lanes<Texel> children = w.load(0x40, children_, texel_index(cur));
+               assign(w, prev, cur);
+               w.compute(kSwitch);  // switch (c), its cases as the warp's lanes take them
+               w.if_(c <= int64_t('F'), [&] {
+                 w.compute(kSwitchLow);
+                 w.if_(c == int64_t('A'), [&] { w.compute(kCaseA); });
+                 w.if_(c != int64_t('A'), [&] {
+                   w.compute(kSwitchC);
+                   w.if_(c == int64_t('C'), [&] { w.compute(kCaseC); });
+                 });
+               });
+               w.if_(c > int64_t('F'), [&] {
+                 w.compute(kSwitchHigh);
+                 w.if_(c == int64_t('G'), [&] { w.compute(kCaseG); });
+                 w.if_(c != int64_t('G'), [&] {
+                   w.compute(kSwitchT);
+                   w.if_(c == int64_t('T'), [&] { w.compute(kCaseT); });
+                 });
+               });
+               Int next;
+               for (unsigned l = 0; l < kWarpSize; ++l) {
+                 const int b = base_index(char(c.v[l]));
+                 next.v[l] = b < 4 ? children.v[l].w[b] : 0;
+               }
+               next.deps = children.deps;
+               next.deps |= c.deps;
+               assign(w, cur, next);
+               w.compute(kEdgeTest);
+               assign(w, noedge, cur == 0);
+               w.break_if(noedge);
+               w.compute(kToNode);
+               const Lanes<Texel> node = w.load(0x70, nodes_, texel_index(cur));
+               assign(w, start, field(node, 0));
+               assign(w, end, field(node, 1));
+               w.compute(kMustTest);
+               w.if_else(
+                   mustmatch != 0,
+                   [&] {
+                     w.compute(kMustSome);
+                     const Int edgelen = end - start + 1;
+                     w.if_else(
+                         mustmatch >= edgelen,
+                         [&] {  // skip the whole edge
+                           w.compute(kSkipEdge);
+                           assign(w, refpos, end + 1);
+                           assign(w, qml, qml + edgelen);
+                           assign(w, mustmatch, mustmatch - edgelen);
+                         },
+                         [&] {  // skip into the edge
+                           w.compute(kSkipPart);
+                           assign(w, qml, qml + mustmatch);
+                           assign(w, refpos, start + mustmatch);
+                           assign(w, mustmatch, Int(0));
+                         });
+                   },
+                   [&] {  // the edge's first character matched already
+                     w.compute(kNoSkip);
+                     assign(w, qml, qml + 1);
+                     assign(w, refpos, start + 1);
+                   });
+               w.compute(kToChar);
+               assign(w, c, w.load(0x80, queries_, qbase + qml).as<int64_t>());
+               w.compute(kWalkTest);
+               bool first_char = true;
+               w.while_([&] { return refpos <= end && c != 0; },
+                        [&] {
+                          w.compute(first_char ? kWalkEntry + kRefIndex : kRefIndex);
+                          first_char = false;
+                          const Int r = w.load(0x90, ref_, ref_index(refpos)).as<int64_t>();
+                          w.compute(kCompare);
+                          assign(w, mismatch, r != c);
+                          w.break_if(mismatch);
+                          w.compute(kAdvance);
+                          assign(w, qml, qml + 1);
+                          assign(w, refpos, refpos + 1);
+                          assign(w, c, w.load(0xa0, queries_, qbase + qml).as<int64_t>());
+                          w.compute(kWalkLoop);
+                        });
+               w.if_(!mismatch, [&] { w.compute(kWalkExit); });
+               w.break_if(mismatch);
+             });
+  }
+
+  uint32_t bases_, num_queries_, read_length_, min_match_, mismatches_;
+  uint64_t seed_;
+  std::string reference_;
+  std::vector<std::string> reads_;
+  size_t num_coords_ = 0;
+  SuffixTree tree_;
+  DeviceArray<char> queries_, ref_;
+  DeviceArray<int32_t> addrs_, lengths_;
+  DeviceArray<Texel> nodes_, children_;
+  DeviceArray<uint32_t> coords_;
+};
+
+}  // namespace
+
+void register_ispass_mum(PortRegistry& r) {
+  PortInfo p;
+  p.name = "ispass/mum";
+  p.suite = "GPGPU-Sim ISPASS-2009";
+  p.source =
+      "github.com/accel-sim/gpu-app-collection @52c11fbc, src/cuda/ispass-2009/MUM (MUMmerGPU 1.0: "
+      "mummergpu.cu, mummergpu_kernel.cu, suffix-tree.cpp, genreads.py)";
+  p.input =
+      "README.GPGPU-Sim's run: 'MUM NC_003997.20k.fna NC_003997_q25bp.50k.fna', 20,000 bases of B. anthracis "
+      "and 50,000 reads of 25 bases, min match 20 (default -l), forward strand only: one launch of 196 CTAs "
+      "x "
+      "256 threads. The data files are not public with the source: the reference is 20,000 uniform random "
+      "bases and the reads its substrings at uniform starts as genreads.py draws them (exact: its -m "
+      "mismatch "
+      "option is parsed but not applied; `mismatches` applies it, for tests), seeded (splitmix64). Not "
+      "scaled: 9.27 MiB in 7 arrays (node and children textures 2.5 MiB each, 4096 x 40 texels of 16 B, of "
+      "which ~0.5 MiB each are nodes; result buffer 2.3 MiB; reads 1.3 MiB; reference texture 320 KiB), 358 "
+      "K "
+      "warp memory instructions (fermi: 13 s). Whether the ISPASS reads were drawn from the 20 k prefix or "
+      "from the whole 5.2 Mbp genome (then most would match < 20 bases) is not known";
+  p.papers = "TSC (000: mummergpu, from Rodinia; this is the ISPASS-2009 MUMmerGPU 1.0 kernel)";
+  p.kernels = "mummergpuKernel";
+  p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
+    const uint64_t bases = s.get_uint("ref_bases", 20000, 32, 2000000);
+    const uint64_t queries = s.get_uint("queries", 50000, 1, 2000000);
+    const uint64_t min_match = s.get_uint("min_match", 20, 1, 1000);
+    const uint64_t length = s.get_uint("read_length", 25, min_match, std::min<uint64_t>(bases, 1000));
+    const uint64_t mismatches = s.get_uint("mismatches", 0, 0, 100);
+    const uint64_t seed = s.get_uint("seed", 2009);
+    return std::make_unique<Mummer>(uint32_t(bases), uint32_t(queries), uint32_t(length), uint32_t(min_match),
+                                    uint32_t(mismatches), seed);
+  };
+  r.add(std::move(p));
+}
+
+}  // namespace gms::kernels
