@@ -72,6 +72,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"lonestar/sp", "clauses=300,vars=100,seed=7,sms=2,sm_threads=512"},
       {"parboil/bfs", "nodes=3000,edges=12000,random=1"},
       {"ispass/nn", "images=1"},
+      {"ispass/mum", "ref_bases=2000,queries=2048"},
       {"shoc/fft", "half_ffts=2,passes=1"},
       {"tango/squeezenet", "filters=1,ctas=8"},
   };
