@@ -4,9 +4,11 @@
 namespace gms::kernels {
 
 void register_ispass_nn(PortRegistry& r);
+void register_ispass_wp(PortRegistry& r);
 
 void register_ispass_ports(PortRegistry& r) {
   register_ispass_nn(r);
+  register_ispass_wp(r);
 }
 
 }  // namespace gms::kernels
