@@ -11,6 +11,7 @@ const WarpInstCounts* default_counts(const std::string& port) {
   static const std::map<std::string, WarpInstCounts> table = {
       {"ispass/mum", {339477, 18756, 0, 0, 4996658}},
       {"ispass/nn", {7531888, 5488, 0, 0, 22593424}},
+      {"ispass/wp", {698279, 390779, 0, 0, 20489973}},
       {"lonestar/sp", {1983144, 50400, 4320, 0, 8467704}},
       {"lonestar/sssp", {2837256, 14154, 73069, 0, 14956744}},
       {"parboil/bfs", {53404, 9892, 60855, 71712, 1887833}},

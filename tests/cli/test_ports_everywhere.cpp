@@ -73,6 +73,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"parboil/bfs", "nodes=3000,edges=12000,random=1"},
       {"ispass/nn", "images=1"},
       {"ispass/mum", "ref_bases=2000,queries=2048"},
+      {"ispass/wp", "nx=8,ny=8,nz=27"},
       {"shoc/fft", "half_ffts=2,passes=1"},
       {"tango/squeezenet", "filters=1,ctas=8"},
   };

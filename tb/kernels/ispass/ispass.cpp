@@ -5,10 +5,12 @@ namespace gms::kernels {
 
 void register_ispass_mum(PortRegistry& r);
 void register_ispass_nn(PortRegistry& r);
+void register_ispass_wp(PortRegistry& r);
 
 void register_ispass_ports(PortRegistry& r) {
   register_ispass_mum(r);
   register_ispass_nn(r);
+  register_ispass_wp(r);
 }
 
 }  // namespace gms::kernels
