@@ -54,6 +54,7 @@ const WarpInstCounts* default_counts(const std::string& port) {
       {"rodinia/kmeans", {2097664, 20992, 0, 0, 12435456}},
       {"rodinia/leukocyte", {10389060, 11888, 0, 1659700, 446875977}},
       {"rodinia/lud", {35776, 13880, 0, 10656, 1200848}},
+      {"rodinia/mummergpu", {281821, 13614, 0, 0, 4886112}},
       {"rodinia/myocyte", {468000, 366600, 0, 0, 23400000}},
       {"rodinia/nw", {311296, 262144, 0, 557056, 8217536}},
       {"rodinia/particlefilter", {222128, 32661, 0, 5184, 6648983}},

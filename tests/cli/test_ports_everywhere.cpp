@@ -64,6 +64,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"rodinia/dwt2d", "width=72,height=64,levels=2"},
       {"rodinia/myocyte", "xmax=1,attempts=1"},
       {"rodinia/heartwall", "frames=11,points=2,s_size=10,t_size=5"},
+      {"rodinia/mummergpu", "ref_bases=2000,queries=100"},
       {"rodinia/leukocyte", "width=112,band=96,frames=1,discs=2"},
       {"parboil/histo",
        "kb=16,img_width=256,img_height=64,histo_width=64,histo_height=512,outliers=2000,iterations=2"},

@@ -16,17 +16,22 @@
 // source; compute gaps follow its PTX blocks, the switch's and skip's cases as the warp's lanes take them.
 #include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "tb/kernels/common/suffix_tree.h"
 #include "tb/kernels/port_registry.h"
 
 namespace gms::kernels {
 
 namespace {
+
+using mummer::base_index;
+using mummer::splitmix;
+using mummer::SuffixTree;
+using mummer::tex_address;
 
 // nvcc 13.0 --ptx -arch=sm_75 of mummergpu_kernel.cu with its tex2D fetches turned into __ldg loads of the
 // same (y * width + x) elements (texture references no longer compile): PTX instructions before each global
@@ -58,160 +63,6 @@ constexpr uint32_t kBlock = 256;        // BLOCKSIZE
 struct Texel {
   uint32_t w[4];
 };
-
-int base_index(char c) {
-  return c == 'A' ? 0 : c == 'C' ? 1 : c == 'G' ? 2 : c == 'T' ? 3 : 4;
-}
-
-// A node id's texture address (TextureAddress: x in the low 16 bits, y in the high ones).
-uint32_t tex_address(uint32_t id) {
-  const uint32_t low = id & 0x1FFFF, high = id >> 17;
-  return (low >> 5) | (((high << 5) + (low & 0x1F)) << 16);
-}
-
-// The suffix tree of text = "s" + bases + "$" (positions 1..n, n = bases + 1), built from the suffix array
-// and its LCP array. Edge labels are the ones Ukkonen's construction leaves: a node's edge starts at the
-// smallest suffix below it plus its parent's depth (the suffix whose leaf created the edge); suffix links
-// of internal nodes, none (0) for leaves; ids as renumberTree gives them. (While porting, the textures it
-// gives were compared byte for byte with suffix-tree.cpp's on random, two-letter and Fibonacci strings.)
-struct SuffixTree {
-  struct Node {
-    int32_t depth = 0, parent = -1, minleaf = 0, start = 0, end = 0, link = -1;
-    int32_t child[5] = {-1, -1, -1, -1, -1};
-    uint32_t id = 0;
-    bool leaf() const {
-      return std::all_of(child, child + 5, [](int32_t c) { return c < 0; });
-    }
-  };
-  std::vector<Node> nodes;  // nodes[0] is the root
-
-  void build(const std::string& text) {
-    const int n = int(text.size()) - 1;
-    suffix_array(text, n);
-    nodes.assign(1, Node{});
-    nodes[0].minleaf = n + 1;
-    std::vector<int32_t> stack{0};
-    auto attach = [&](int32_t p, int32_t c) {
-      Node& child = nodes[size_t(c)];
-      child.parent = p;
-      nodes[size_t(p)].child[base_index(text[size_t(child.minleaf + nodes[size_t(p)].depth)])] = c;
-    };
-    auto fold = [&](int32_t into, int32_t from) {
-      nodes[size_t(into)].minleaf = std::min(nodes[size_t(into)].minleaf, nodes[size_t(from)].minleaf);
-    };
-    for (int r = 0; r < n; ++r) {
-      const int j = sa_[size_t(r)], l = r > 0 ? lcp_[size_t(r)] : 0;
-      int32_t popped = -1;
-      while (nodes[size_t(stack.back())].depth > l) {
-        popped = stack.back();
-        stack.pop_back();
-        fold(stack.back(), popped);
-      }
-      if (nodes[size_t(stack.back())].depth < l) {  // the branch point lies inside the popped edge
-        Node w;
-        w.depth = l;
-        w.minleaf = nodes[size_t(popped)].minleaf;
-        nodes.push_back(w);
-        const int32_t wi = int32_t(nodes.size() - 1);
-        attach(stack.back(), wi);
-        attach(wi, popped);
-        stack.push_back(wi);
-      }
-      Node leaf;
-      leaf.depth = n - j + 1;
-      leaf.minleaf = j;
-      nodes.push_back(leaf);
-      attach(stack.back(), int32_t(nodes.size() - 1));
-      stack.push_back(int32_t(nodes.size() - 1));
-    }
-    for (; stack.size() > 1; stack.pop_back()) fold(stack[stack.size() - 2], stack.back());
-    std::vector<int32_t> leaf_of(size_t(n) + 2, -1);
-    for (size_t v = 1; v < nodes.size(); ++v) {
-      Node& x = nodes[v];
-      const int32_t parent_depth = nodes[size_t(x.parent)].depth;
-      x.start = x.minleaf + parent_depth;
-      x.end = x.start + x.depth - parent_depth - 1;
-      if (x.leaf()) leaf_of[size_t(x.minleaf)] = int32_t(v);
-    }
-    nodes[0].link = 0;
-    for (size_t v = 1; v < nodes.size(); ++v) {  // the ancestor of the next suffix's leaf one shallower
-      Node& x = nodes[v];
-      if (x.leaf()) continue;
-      int32_t u = leaf_of[size_t(x.minleaf + 1)];
-      while (nodes[size_t(u)].depth > x.depth - 1) u = nodes[size_t(u)].parent;
-      x.link = u;
-    }
-    renumber();
-  }
-
- private:
-  // Prefix doubling, characters ranked A < C < G < T < $.
-  void suffix_array(const std::string& text, int n) {
-    std::vector<int> rank(size_t(n) + 2, -1), next(size_t(n) + 2, 0);
-    sa_.resize(size_t(n));
-    for (int i = 1; i <= n; ++i) sa_[size_t(i - 1)] = i, rank[size_t(i)] = base_index(text[size_t(i)]);
-    for (int k = 1;; k <<= 1) {
-      auto key = [&](int i) {
-        return std::make_pair(rank[size_t(i)], i + k <= n ? rank[size_t(i + k)] : -1);
-      };
-      std::sort(sa_.begin(), sa_.end(), [&](int a, int b) { return key(a) < key(b); });
-      next[size_t(sa_[0])] = 0;
-      for (size_t i = 1; i < size_t(n); ++i)
-        next[size_t(sa_[i])] = next[size_t(sa_[i - 1])] + (key(sa_[i - 1]) < key(sa_[i]) ? 1 : 0);
-      for (int i = 1; i <= n; ++i) rank[size_t(i)] = next[size_t(i)];
-      if (rank[size_t(sa_[size_t(n - 1)])] == n - 1) break;
-    }
-    lcp_.assign(size_t(n), 0);  // Kasai: lcp_[r] = common prefix of sa_[r - 1] and sa_[r]
-    for (int i = 1, h = 0; i <= n; ++i) {
-      const int r = rank[size_t(i)];
-      if (r == 0) {
-        h = 0;
-        continue;
-      }
-      const int j = sa_[size_t(r - 1)];
-      while (i + h <= n && j + h <= n && text[size_t(i + h)] == text[size_t(j + h)]) ++h;
-      lcp_[size_t(r)] = h;
-      if (h > 0) --h;
-    }
-  }
-
-  // Breadth first to depth 16; below, a node's next four levels depth first and the fifth queued.
-  void renumber() {
-    uint32_t count = 0;
-    std::deque<std::pair<int32_t, int>> queue{{0, 0}};
-    auto block = [&](auto&& self, int32_t u, int level, int depth) -> void {
-      for (int32_t c : nodes[size_t(u)].child) {
-        if (c < 0) continue;
-        if (level == 4) {
-          queue.emplace_back(c, depth + 5);
-          continue;
-        }
-        nodes[size_t(c)].id = ++count;
-        self(self, c, level + 1, depth);
-      }
-    };
-    while (!queue.empty()) {
-      const auto [v, depth] = queue.front();
-      queue.pop_front();
-      nodes[size_t(v)].id = ++count;
-      if (depth < 16) {
-        for (int32_t c : nodes[size_t(v)].child)
-          if (c >= 0) queue.emplace_back(c, depth + 1);
-      } else {
-        block(block, v, 0, depth);
-      }
-    }
-  }
-
-  std::vector<int> sa_, lcp_;
-};
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // dst = src in the active lanes; dst keeps src's dependences (its latest assignment).
 template <class T>

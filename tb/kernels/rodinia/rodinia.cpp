@@ -14,6 +14,7 @@ void register_rodinia_hotspot(PortRegistry& r);
 void register_rodinia_kmeans(PortRegistry& r);
 void register_rodinia_leukocyte(PortRegistry& r);
 void register_rodinia_lud(PortRegistry& r);
+void register_rodinia_mummergpu(PortRegistry& r);
 void register_rodinia_myocyte(PortRegistry& r);
 void register_rodinia_nw(PortRegistry& r);
 void register_rodinia_particlefilter(PortRegistry& r);
@@ -34,6 +35,7 @@ void register_rodinia_ports(PortRegistry& r) {
   register_rodinia_kmeans(r);
   register_rodinia_leukocyte(r);
   register_rodinia_lud(r);
+  register_rodinia_mummergpu(r);
   register_rodinia_myocyte(r);
   register_rodinia_nw(r);
   register_rodinia_particlefilter(r);
