@@ -93,10 +93,52 @@ TEST(Tango2, AlexNetDeterministic) {
   expect_deterministic("tango/alexnet", "{div: 16, ctas: 1}");
 }
 
+// ---- resnet ----
+
+TEST(Tango2, ResNetComputesTheNetwork) {
+  expect_checks("tango/resnet", "{div: 64}");
+  expect_checks("tango/resnet", "{div: 32, seed: 7}");
+}
+
+TEST(Tango2, ResNetStream) {
+  // div 64: 227 launches. conv1 (one map, 32 x 32 threads, 4 x 4 pixels each, the 28 x 28 threads inside
+  // the 112 x 112 map active): each output pixel loads 6 values per (row, column) of its clipped 7 x 7
+  // window. The clipped extents sum to 4 + 6 + 108 x 7 + 7 + 5 = 778 along each axis. The FC layer: 1000
+  // one-lane CTAs, 2 x 32 loads and a store each; the average pool: 32 one-lane CTAs, 49 loads and a store.
+  uint64_t conv1_lane_loads = 0, conv1_lane_stores = 0, conv1_warps_mask = 0;
+  const auto s = pull_all(*make_port("tango/resnet", "{div: 64}"),
+                          [&](uint64_t k, const std::string&, const WarpInst& i) {
+                            if (k != 0) return;
+                            const uint64_t lanes = uint64_t(__builtin_popcount(i.active_mask));
+                            (i.kind == MemKind::Load ? conv1_lane_loads : conv1_lane_stores) += lanes;
+                            conv1_warps_mask |= i.active_mask;
+                          });
+  ASSERT_EQ(s.kernels, 227u);
+  EXPECT_EQ(s.kernel_names[0], "executeFirstLayerCUDA");
+  EXPECT_EQ(s.kernel_names[1], "executeBnNormLayerCUDA_split");
+  EXPECT_EQ(s.kernel_names[2], "executeScaleLayerCUDA_split");
+  EXPECT_EQ(s.kernel_names[3], "executeReLULayerCUDA_split");
+  EXPECT_EQ(s.kernel_names[4], "executepoolingCuda");
+  EXPECT_EQ(s.kernel_names[5], "execute3DconvolutionCuda_split");
+  EXPECT_EQ(s.kernel_names[225], "poolingAverageCUDA");
+  EXPECT_EQ(s.kernel_names[226], "executeFCLayerCUDA");
+  EXPECT_EQ(conv1_lane_loads, 778u * 778 * 6);
+  EXPECT_EQ(conv1_lane_stores, 112u * 112);
+  EXPECT_EQ(conv1_warps_mask, 0x0fffffffu);  // threadIdx.x < 28
+  EXPECT_EQ(s.insts_per_kernel[225], 32u * 50);
+  EXPECT_EQ(s.insts_per_kernel[226], 1000u * 65);
+  EXPECT_EQ(s.first[226].active_mask, 1u);
+}
+
+TEST(Tango2, ResNetDeterministic) {
+  expect_deterministic("tango/resnet", "{div: 64}");
+}
+
 // The default inputs' stream sizes: --gtest_also_run_disabled_tests --gtest_filter='*Tango2DefaultInputs*'.
 TEST(Tango2, DISABLED_Tango2DefaultInputs) {
   const std::pair<const char*, const char*> runs[] = {
       {"tango/alexnet", "{}"},
+      {"tango/resnet", "{}"},
   };
   for (const auto& [name, size] : runs) {
     auto p = make_port(name, size);
