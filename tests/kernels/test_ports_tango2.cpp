@@ -98,6 +98,7 @@ TEST(Tango2, AlexNetDeterministic) {
 TEST(Tango2, ResNetComputesTheNetwork) {
   expect_checks("tango/resnet", "{div: 64}");
   expect_checks("tango/resnet", "{div: 32, seed: 7}");
+  expect_checks("tango/resnet", "{div: 16, ctas: 2}");
 }
 
 TEST(Tango2, ResNetStream) {

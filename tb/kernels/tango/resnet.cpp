@@ -103,7 +103,8 @@ struct Op {
 
 class ResNet : public KernelPort {
  public:
-  ResNet(uint32_t div, uint32_t sm_regs, uint64_t seed) : div_(div), sm_regs_(sm_regs), seed_(seed) {}
+  ResNet(uint32_t div, uint32_t ctas, uint32_t sm_regs, uint64_t seed)
+      : div_(div), cap_(ctas), sm_regs_(sm_regs), seed_(seed) {}
 
   void setup(DeviceMemory& mem) override {
     plan(mem);
@@ -139,6 +140,7 @@ class ResNet : public KernelPort {
     return int(arr_.size() - 1);
   }
   int64_t ch(int64_t c) const { return c / div_; }
+  uint32_t grid(int64_t n) const { return uint32_t(std::min<int64_t>(n, cap_)); }
   uint32_t regs(uint32_t ptxas, const Dim3& block) const {
     const uint64_t warps = (block.count() + kWarpSize - 1) / kWarpSize;
     return uint32_t(std::min<uint64_t>(ptxas, sm_regs_ / (warps * kWarpSize)));
@@ -172,13 +174,12 @@ class ResNet : public KernelPort {
     add_fill(w1, c1 * 147, -0.2f, 0.2f);
     Op first{Kind::First};
     first.a = input_, first.b = w1, first.c = l2, first.sw = 2, first.pad = 3, first.in_fr = 224,
-    first.fr = 112, first.fc = 112, first.out = c1, first.tf = 4, first.grid = uint32_t(c1),
-    first.block = b32;
+    first.fr = 112, first.fc = 112, first.out = c1, first.tf = 4, first.grid = grid(c1), first.block = b32;
     ops_.push_back(first);
     norm_ops(mvsb, l2, c1, 112, true, 4, b32, true);
     Op p{Kind::Pool};
     p.split = true, p.a = l2, p.b = pool, p.out = c1, p.fr = 56, p.fc = 56, p.k = 3, p.sw = 2, p.in_fr = 112,
-    p.size = 112, p.pad = 1, p.tf = 4, p.grid = uint32_t(c1), p.block = b32;
+    p.size = 112, p.pad = 1, p.tf = 4, p.grid = grid(c1), p.block = b32;
     ops_.push_back(p);
     const Stage stages[4] = {{"2", 56, 64, 256, 3, 64, 56, 1, true},
                              {"3", 28, 128, 512, 4, 256, 56, 2, false},
@@ -193,11 +194,11 @@ class ResNet : public KernelPort {
     const int fcw = alloc(mem, "Layer_FC_Weights_GPU", 1000 * c5);
     const int fco = alloc(mem, "Layer_FC_Out_GPU", 1000);
     Op a{Kind::Avg};
-    a.a = in, a.b = avg, a.k = 7, a.size = 7, a.grid = uint32_t(c5), a.block = {1, 1, 1};
+    a.a = in, a.b = avg, a.k = 7, a.size = 7, a.grid = grid(c5), a.block = {1, 1, 1};
     ops_.push_back(a);
     add_fill(fcw, 1000 * c5, -2.0f / std::sqrt(float(c5)), 2.0f / std::sqrt(float(c5)));
     Op fc{Kind::Fc};
-    fc.a = avg, fc.b = fcw, fc.c = fco, fc.size = c5, fc.grid = 1000, fc.block = {1, 1, 1};
+    fc.a = avg, fc.b = fcw, fc.c = fco, fc.size = c5, fc.grid = grid(1000), fc.block = {1, 1, 1};
     ops_.push_back(fc);
   }
 
@@ -208,7 +209,7 @@ class ResNet : public KernelPort {
     add_fill(mvsb[1], chn, 0.5f, 1.5f);
     Op b{Kind::Bn};
     b.split = split, b.a = x, b.b = mvsb[0], b.c = mvsb[1], b.out = chn, b.size = split ? f : f * f,
-    b.tf = tf, b.grid = uint32_t(chn), b.block = block;
+    b.tf = tf, b.grid = grid(chn), b.block = block;
     ops_.push_back(b);
     add_fill(mvsb[2], chn, 0.5f, 1.0f);
     add_fill(mvsb[3], chn, -0.1f, 0.1f);
@@ -219,7 +220,7 @@ class ResNet : public KernelPort {
   }
   void relu_op(int x, int64_t chn, int64_t f, bool split, int64_t tf, Dim3 block) {
     Op r{Kind::Relu};
-    r.split = split, r.a = x, r.size = split ? f : chn * f * f, r.tf = tf, r.grid = uint32_t(chn),
+    r.split = split, r.a = x, r.size = split ? f : chn * f * f, r.tf = tf, r.grid = grid(chn),
     r.block = block;
     ops_.push_back(r);
   }
@@ -229,7 +230,7 @@ class ResNet : public KernelPort {
     add_fill(w, out_n * fan, -1.7f / std::sqrt(float(fan)), 1.7f / std::sqrt(float(fan)));
     Op c{Kind::Conv};
     c.split = split, c.a = in, c.b = w, c.c = out, c.out = out_n, c.fr = f, c.fc = f, c.sw = sw, c.k = k,
-    c.pad = pad, c.in_output = in_output, c.in_fr = in_fr, c.tf = split ? 2 : 1, c.grid = uint32_t(out_n),
+    c.pad = pad, c.in_output = in_output, c.in_fr = in_fr, c.tf = split ? 2 : 1, c.grid = grid(out_n),
     c.block = block;
     ops_.push_back(c);
   }
@@ -300,7 +301,7 @@ class ResNet : public KernelPort {
       Op e{Kind::Elt};
       const bool last = blk == st.blocks - 1;
       e.split = split, e.a = blk == 0 ? b1 : elt, e.b = c, e.c = last ? c : elt,
-      e.size = split ? f : out * f * f, e.tf = tf, e.grid = uint32_t(out), e.block = block;
+      e.size = split ? f : out * f * f, e.tf = tf, e.grid = grid(out), e.block = block;
       ops_.push_back(e);
       relu_op(last ? c : elt, out, f, split, tf, block);
     }
@@ -750,7 +751,7 @@ class ResNet : public KernelPort {
     }
   }
 
-  int64_t div_;
+  int64_t div_, cap_;
   uint64_t sm_regs_, seed_;
   std::vector<Arr> arr_;
   std::vector<Op> ops_;
@@ -781,7 +782,8 @@ void register_tango_resnet(PortRegistry& r) {
       "4 maps, blocks 4-16-... up to 128 maps; 1000 classes kept), spatial sizes, launch geometry (32x32 "
       "threads with 4x4 and 2x2 patches, then f x f threads) and kernels unchanged: 2.10 M warp memory "
       "instructions (15.0 M with compute), 2.6 MiB (50 s wall, 24 CPU s on fermi). `div` 1..64, a power of "
-      "2 (1 restores the original); `sm_regs` (32768, Fermi's) caps registers per thread so that one CTA "
+      "2 (1 restores the original); `ctas` caps every grid (the first maps / classes of each launch, for "
+      "tests); `sm_regs` (32768, Fermi's) caps registers per thread so that one CTA "
       "fits (the 1024-thread CTAs: 32); 65536 keeps the ptxas counts. The data files (input.txt, conv*, "
       "res*_branch*, bn*_mean/var, sc*_scale/bias, fc.txt) are replaced by seeded values (splitmix64 from "
       "`seed`, one stream per copy): image in +-1, weights in +-1.7/sqrt(fan-in), means in +-0.1, variances "
@@ -796,9 +798,10 @@ void register_tango_resnet(PortRegistry& r) {
     const uint64_t div = s.get_uint("div", 16, 1, 64);
     if (div & (div - 1))
       throw ConfigError("tango/resnet: div (" + std::to_string(div) + ") must be a power of 2 up to 64");
+    const uint64_t ctas = s.get_uint("ctas", 2048, 1, 2048);
     const uint64_t sm_regs = s.get_uint("sm_regs", 32768, 32768, 1 << 20);
     const uint64_t seed = s.get_uint("seed", 2019);
-    return std::make_unique<ResNet>(uint32_t(div), uint32_t(sm_regs), seed);
+    return std::make_unique<ResNet>(uint32_t(div), uint32_t(ctas), uint32_t(sm_regs), seed);
   };
   r.add(std::move(p));
 }
