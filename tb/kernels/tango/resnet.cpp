@@ -29,20 +29,28 @@ namespace gms::kernels {
 namespace {
 
 // nvcc 13.0 --ptx -arch=sm_75 on the source's kernels: PTX instructions between global memory instructions
-// (ld.param included). The inner loops are unrolled 4x with a remainder in the PTX; the port runs them as one
-// loop (the same active lanes and instructions, see port notes) with the unrolled body's per-step counts.
+// (ld.param included), on the path the launch takes. executeFirstLayerCUDA's 7-wide window loop is unrolled
+// 4x with a remainder in the PTX; the port runs it as one loop (the same active lanes and instructions: the
+// column trip count is the same in every lane of a warp) with the unrolled body's per-step counts.
 constexpr uint32_t kFirstEntry = 45, kFirstPixel = 31, kFirstRow = 11, kFirstStepR = 2, kFirstB = 2,
-                   kFirstStore = 4, kFirstNext = 3;  // executeFirstLayerCUDA
+                   kFirstStore = 4, kFirstNext = 3;
+// executepoolingCuda (3x3 window: the remainder path of its unrolled loop).
 constexpr uint32_t kPoolEntry = 39, kPoolPixel = 22, kPoolRow = 11, kPoolStep = 2, kPoolStore = 4,
-                   kPoolNext = 3;  // executepoolingCuda (split)
-constexpr uint32_t kConvEntry = 41, kConvPixel = 30, kConvFeature = 9, kConvRow = 12, kConvStep = 1,
-                   kConvRowEnd = 3, kConvFeatureEnd = 3, kConvStore = 6,
-                   kConvNext = 3;                                         // execute3DconvolutionCuda(_split)
-constexpr uint32_t kBnEntry = 15, kBnMean = 2, kBnVar = 3, kBnStore = 5;  // executeBnNormLayerCUDA
-constexpr uint32_t kScEntry = 15, kScScale = 2, kScBias = 1, kScStore = 1;  // executeScaleLayerCUDA
-constexpr uint32_t kEltEntry = 15, kEltB = 1, kEltStore = 2;                // executeEltWiseLayerCUDA
-constexpr uint32_t kReluEntry = 11, kReluStore = 3;                         // executeReLULayerCUDA
-constexpr uint32_t kSplitEntry = 8, kSplitNext = 5;  // the _split variants: their guard, the patch loops
+                   kPoolNext = 3;
+// execute3DconvolutionCuda(_split) with a 1x1 or 3x3 window: its columns run in the unrolled loop's
+// remainder path (up to 3 weight / input pairs per window row).
+constexpr uint32_t kConvEntry = 50, kConvSplitEntry = 97, kConvSplitNext = 28;  // to the feature loop
+constexpr uint32_t kConvFeature = 6, kConvRow = 20;       // feature loop top; window row top to its 1st pair
+constexpr uint32_t kConvPair[3] = {0, 3, 2};              // before each pair's weight load (after the row's)
+constexpr uint32_t kConvRowEnd = 4, kConvFeatureEnd = 3;  // last fma and loop control
+constexpr uint32_t kConvStore = 9, kConvSplitStore = 6;   // the store guard
+// Batch norm / scale (x, per-map p, per-map q, store); the _split variants load p first.
+constexpr uint32_t kBnEntry = 15, kBnMean = 2, kBnVar = 3, kBnStore = 5;
+constexpr uint32_t kScEntry = 15, kScScale = 2, kScBias = 1, kScStore = 1;
+constexpr uint32_t kNormSplitEntry = 42, kBnSplitVar = 2, kBnSplitStore = 5, kScSplitStore = 1;
+constexpr uint32_t kEltEntry = 15, kEltB = 1, kEltStore = 2, kEltSplitEntry = 40, kEltSplitB = 0;
+constexpr uint32_t kReluEntry = 11, kReluStore = 3, kReluSplitEntry = 34, kReluSplitStore = 2;
+constexpr uint32_t kSplitNext = 3;  // a _split kernel's next pixel of its patch
 constexpr uint32_t kAvgEntry = 32, kAvgStep = 1, kAvgRow = 6, kAvgStore = 6;  // poolingAverageCUDA
 constexpr uint32_t kFcEntry = 23, kFcStep = 1, kFcQuadEnd = 7, kFcStore = 3;  // executeFCLayerCUDA
 // ptxas -v, sm_75: registers per thread (no shared memory).
@@ -457,7 +465,6 @@ class ResNet : public KernelPort {
     loopc = select<int64_t>(col * op.sw >= in_fr - op.pad, in_fr - stride, loopc);
     loopr = select<int64_t>(row * op.sw >= in_fr - op.pad, in_fr - colstride / in_fr, loopr);
     Float product(0.0f);
-    w.compute(kConvPixel);
     for (int64_t feature = 0; feature < op.in_output; ++feature) {
       w.compute(kConvFeature);
       const Int nbase = stride + colstride + feature * in_fr * in_fr;
@@ -465,9 +472,10 @@ class ResNet : public KernelPort {
       w.for_(Int(0), loopr, Int(1), [&](const Int& i) {
         w.compute(kConvRow);
         w.for_(Int(0), loopc, Int(1), [&](const Int& j) {
-          w.compute(kConvStep);
-          const Float wv = w.load(0x100, wt, wbase + i * k + j);
-          const Float nv = w.load(0x110, in, nbase + i * in_fr + j);
+          const int64_t jj = std::min<int64_t>(j.v[0], 2);  // every lane still in the loop has the same j
+          w.compute(kConvPair[jj]);
+          const Float wv = w.load(0x100 + uint32_t(jj) * 0x20, wt, wbase + i * k + j);
+          const Float nv = w.load(0x110 + uint32_t(jj) * 0x20, in, nbase + i * in_fr + j);
           product = select<float>(
               active_lanes(w),
               lanewise(nv, wv, product, [](float x, float y, float z) { return std::fma(x, y, z); }),
@@ -484,7 +492,7 @@ class ResNet : public KernelPort {
 
   static void conv_body(Warp& w, const Op& op, Arr& in, Arr& wt, Arr& out) {
     if (op.split) {
-      patches(w, op.tf, op.fr, op.fc, kConvEntry, kConvNext,
+      patches(w, op.tf, op.fr, op.fc, kConvSplitEntry, kConvSplitNext,
               [&](const Int& row, const Int& col) { conv_pixel(w, op, in, wt, out, row, col); });
     } else {
       w.compute(kConvEntry);
@@ -492,14 +500,21 @@ class ResNet : public KernelPort {
     }
   }
 
-  // Batch norm (b = mean, c = var) or scale (b = scale, c = bias) of one element.
+  // Batch norm (p = mean, q = var) or scale (p = scale, q = bias) of one element.
   static void norm_elem(Warp& w, const Op& op, Arr& x, Arr& p, Arr& q, const Int& idx) {
     const int64_t output = w.block_idx().x;
     const bool is_bn = op.kind == Kind::Bn;
-    const Float v = w.load(0x100, x, idx);
-    w.compute(is_bn ? kBnMean : kScScale);
-    const Float pv = w.load(0x110, p, Int(output));
-    w.compute(is_bn ? kBnVar : kScBias);
+    Float v, pv;
+    if (op.split) {  // the per-map value first
+      pv = w.load(0x100, p, Int(output));
+      v = w.load(0x110, x, idx);
+      w.compute(is_bn ? kBnSplitVar : 0);
+    } else {
+      v = w.load(0x100, x, idx);
+      w.compute(is_bn ? kBnMean : kScScale);
+      pv = w.load(0x110, p, Int(output));
+      w.compute(is_bn ? kBnVar : kScBias);
+    }
     const Float qv = w.load(0x120, q, Int(output));
     Float r{Float::Uninit{}};
     for (unsigned l = 0; l < kWarpSize; ++l)
@@ -507,13 +522,13 @@ class ResNet : public KernelPort {
     r.deps = v.deps;
     r.deps |= pv.deps;
     r.deps |= qv.deps;
-    w.compute(is_bn ? kBnStore : kScStore);
+    w.compute(is_bn ? (op.split ? kBnSplitStore : kBnStore) : (op.split ? kScSplitStore : kScStore));
     w.store(0x130, x, idx, r);
   }
   static void norm_body(Warp& w, const Op& op, Arr& x, Arr& p, Arr& q) {
     const int64_t output = w.block_idx().x, f = op.size;
     if (op.split) {
-      patches(w, op.tf, f, f, kSplitEntry + kBnEntry, kSplitNext, [&](const Int& row, const Int& col) {
+      patches(w, op.tf, f, f, kNormSplitEntry, kSplitNext, [&](const Int& row, const Int& col) {
         norm_elem(w, op, x, p, q, row * f + col + output * f * f);
       });
     } else {
@@ -527,25 +542,26 @@ class ResNet : public KernelPort {
     return w.thread_idx_x() * bx + w.thread_idx_y() + int64_t(w.block_idx().x) * bx * by;
   }
 
-  static void relu_elem(Warp& w, Arr& x, const Int& idx) {
+  static void relu_elem(Warp& w, Arr& x, const Int& idx, uint32_t store_gap) {
     const Float v = w.load(0x100, x, idx);
-    w.compute(kReluStore);
+    w.compute(store_gap);
     w.if_(v < 0.0f, [&] { w.store(0x110, x, idx, 0.0f); });
   }
   static void relu_body(Warp& w, const Op& op, Arr& x) {
     const int64_t output = w.block_idx().x, f = op.size;
     if (op.split) {
-      patches(w, op.tf, f, f, kSplitEntry + kReluEntry, kSplitNext,
-              [&](const Int& row, const Int& col) { relu_elem(w, x, row * f + col + output * f * f); });
+      patches(w, op.tf, f, f, kReluSplitEntry, kSplitNext, [&](const Int& row, const Int& col) {
+        relu_elem(w, x, row * f + col + output * f * f, kReluSplitStore);
+      });
     } else {
       w.compute(kReluEntry);
-      relu_elem(w, x, flat(w));
+      relu_elem(w, x, flat(w), kReluStore);
     }
   }
 
-  static void elt_elem(Warp& w, Arr& a, Arr& b, Arr& out, const Int& idx) {
+  static void elt_elem(Warp& w, Arr& a, Arr& b, Arr& out, const Int& idx, uint32_t b_gap) {
     const Float av = w.load(0x100, a, idx);
-    w.compute(kEltB);
+    w.compute(b_gap);
     const Float bv = w.load(0x110, b, idx);
     w.compute(kEltStore);
     w.store(0x120, out, idx, av + bv);
@@ -553,12 +569,12 @@ class ResNet : public KernelPort {
   static void elt_body(Warp& w, const Op& op, Arr& a, Arr& b, Arr& out) {
     const int64_t output = w.block_idx().x, f = op.size;
     if (op.split) {
-      patches(w, op.tf, f, f, kSplitEntry + kEltEntry, kSplitNext, [&](const Int& row, const Int& col) {
-        elt_elem(w, a, b, out, row * f + col + output * f * f);
+      patches(w, op.tf, f, f, kEltSplitEntry, kSplitNext, [&](const Int& row, const Int& col) {
+        elt_elem(w, a, b, out, row * f + col + output * f * f, kEltSplitB);
       });
     } else {
       w.compute(kEltEntry);
-      elt_elem(w, a, b, out, flat(w));
+      elt_elem(w, a, b, out, flat(w), kEltB);
     }
   }
 
@@ -781,7 +797,8 @@ void register_tango_resnet(PortRegistry& r) {
       "div 8..64) and 61 MiB, far past a minute. Default div = 16: every channel count divided by 16 (conv1 "
       "4 maps, blocks 4-16-... up to 128 maps; 1000 classes kept), spatial sizes, launch geometry (32x32 "
       "threads with 4x4 and 2x2 patches, then f x f threads) and kernels unchanged: 2.10 M warp memory "
-      "instructions (15.0 M with compute), 2.6 MiB (50 s wall, 24 CPU s on fermi). `div` 1..64, a power of "
+      "instructions (17.0 M with compute), 2.6 MiB (37-50 s wall, 24 CPU s on fermi). `div` 1..64, a power "
+      "of "
       "2 (1 restores the original); `ctas` caps every grid (the first maps / classes of each launch, for "
       "tests); `sm_regs` (32768, Fermi's) caps registers per thread so that one CTA "
       "fits (the 1024-thread CTAs: 32); 65536 keeps the ptxas counts. The data files (input.txt, conv*, "
