@@ -69,6 +69,8 @@ const WarpInstCounts* default_counts(const std::string& port) {
       {"sdk/matrixmul", {256000, 12800, 0, 256000, 13760000}},
       {"sdk/mergesort", {583502, 402508, 0, 761856, 38692758}},
       {"shoc/fft", {122880, 81920, 0, 71680, 4372480}},
+      {"tango/alexnet", {4149970, 7076, 0, 0, 7833872}},
+      {"tango/resnet", {2007632, 96850, 0, 0, 14911993}},
       {"tango/squeezenet", {1566432, 5328, 0, 0, 4524360}},
   };
   auto it = table.find(port);
