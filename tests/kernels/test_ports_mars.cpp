@@ -60,5 +60,33 @@ TEST(MarsPvc, Deterministic) {
   test::expect_deterministic("mars/pvc", "{records: 300, urls: 16}");
 }
 
+// PVR at 40 lines: one MAP_GROUP MapReduce: MapperCount, 3 scans, Mapper, the 15 group launches.
+// Mapper's emit: the key and value copied byte by byte from the shared output buffer (4 + 4 stores).
+TEST(MarsPvr, LaunchSequenceTiny) {
+  auto p = test::make_port("mars/pvr", "{records: 40, ranks: 8}");
+  uint64_t mapper_stores = 0;
+  const test::StreamSummary s = test::pull_all(*p, [&](uint64_t, const std::string& k, const WarpInst& i) {
+    if (k == "Mapper" && i.kind == MemKind::Store) ++mapper_stores;
+  });
+  ASSERT_EQ(s.kernels, 20u);
+  EXPECT_EQ(s.kernel_names[4], "Mapper");
+  EXPECT_EQ(s.kernel_names[5], "bitonicSortSingleBlock_kernel");
+  EXPECT_EQ(s.kernel_names[19], "setBoundaryInt2_kernel");
+  // Mapper: 2 warps with records (40 lanes); each: interOffsetSizes[psCounts] store, 8 byte stores,
+  // keyValOffsets, interOffsetSizes[curPs], curIndex: 12 stores. Warps 2..7 (no record) leave at once.
+  EXPECT_EQ(mapper_stores, 2u * 12u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(MarsPvr, ChecksSmall) {
+  test::expect_checks("mars/pvr", "{records: 200, ranks: 50}");
+}
+TEST(MarsPvr, ChecksMidSort) {
+  test::expect_checks("mars/pvr", "{records: 1500}");
+}
+TEST(MarsPvr, Deterministic) {
+  test::expect_deterministic("mars/pvr", "{records: 300, ranks: 64}");
+}
+
 }  // namespace
 }  // namespace gms::kernels

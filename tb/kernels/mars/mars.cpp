@@ -5,9 +5,11 @@
 namespace gms::kernels {
 
 void register_mars_pvc(PortRegistry& r);
+void register_mars_pvr(PortRegistry& r);
 
 void register_mars_ports(PortRegistry& r) {
   register_mars_pvc(r);
+  register_mars_pvr(r);
 }
 
 }  // namespace gms::kernels
