@@ -88,5 +88,31 @@ TEST(MarsPvr, Deterministic) {
   test::expect_deterministic("mars/pvr", "{records: 300, ranks: 64}");
 }
 
+// SSC at 9 documents of 8 features: 36 pairs, one MAP_GROUP MapReduce (20 launches). Mapper, per warp with
+// pairs (2): the prologue's psCounts, interOffsetSizes, psValSizes, psKeySizes (4), the record's index,
+// matrix pointer, dim, doc1, doc2 (5), 2 float4s of each row (4), the emit's keyValOffsets, psKeySizes,
+// psValSizes, psCounts, curIndex and interOffsetSizes[curPs] (6; curIndex is 0: no previous record): 19.
+TEST(MarsSsc, LaunchSequenceTiny) {
+  auto p = test::make_port("mars/ssc", "{docs: 9, dims: 8}");
+  uint64_t mapper_loads = 0;
+  const test::StreamSummary s = test::pull_all(*p, [&](uint64_t, const std::string& k, const WarpInst& i) {
+    if (k == "Mapper" && i.kind == MemKind::Load) ++mapper_loads;
+  });
+  ASSERT_EQ(s.kernels, 20u);
+  EXPECT_EQ(s.kernel_names[5], "bitonicSortSingleBlock_kernel");
+  EXPECT_EQ(mapper_loads, 2u * 19u);
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(MarsSsc, ChecksSmall) {
+  test::expect_checks("mars/ssc", "{docs: 20, dims: 12}");
+}
+TEST(MarsSsc, ChecksMidSort) {
+  test::expect_checks("mars/ssc", "{docs: 48, dims: 36}");
+}
+TEST(MarsSsc, Deterministic) {
+  test::expect_deterministic("mars/ssc", "{docs: 24, dims: 16}");
+}
+
 }  // namespace
 }  // namespace gms::kernels

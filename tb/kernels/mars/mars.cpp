@@ -6,10 +6,12 @@ namespace gms::kernels {
 
 void register_mars_pvc(PortRegistry& r);
 void register_mars_pvr(PortRegistry& r);
+void register_mars_ssc(PortRegistry& r);
 
 void register_mars_ports(PortRegistry& r) {
   register_mars_pvc(r);
   register_mars_pvr(r);
+  register_mars_ssc(r);
 }
 
 }  // namespace gms::kernels
