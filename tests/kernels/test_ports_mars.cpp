@@ -114,5 +114,24 @@ TEST(MarsSsc, Deterministic) {
   test::expect_deterministic("mars/ssc", "{docs: 24, dims: 16}");
 }
 
+// IIX at one copy of the three pages (~28 blocks, ~67 links): one MAP_GROUP MapReduce of 20 launches, the
+// links sorted by the single-block bitonic sort.
+TEST(MarsIix, LaunchSequenceTiny) {
+  auto p = test::make_port("mars/iix", "{copies: 1}");
+  const test::StreamSummary s = test::pull_all(*p);
+  ASSERT_EQ(s.kernels, 20u);
+  EXPECT_EQ(s.kernel_names[0], "MapperCount");
+  EXPECT_EQ(s.kernel_names[4], "Mapper");
+  EXPECT_EQ(s.kernel_names[5], "bitonicSortSingleBlock_kernel");
+  EXPECT_EQ(p->check(), "");
+}
+
+TEST(MarsIix, ChecksMidSort) {
+  test::expect_checks("mars/iix", "{copies: 5}");
+}
+TEST(MarsIix, Deterministic) {
+  test::expect_deterministic("mars/iix", "{copies: 2}");
+}
+
 }  // namespace
 }  // namespace gms::kernels

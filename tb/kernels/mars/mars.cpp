@@ -4,11 +4,13 @@
 
 namespace gms::kernels {
 
+void register_mars_iix(PortRegistry& r);
 void register_mars_pvc(PortRegistry& r);
 void register_mars_pvr(PortRegistry& r);
 void register_mars_ssc(PortRegistry& r);
 
 void register_mars_ports(PortRegistry& r) {
+  register_mars_iix(r);
   register_mars_pvc(r);
   register_mars_pvr(r);
   register_mars_ssc(r);

@@ -106,9 +106,12 @@ Buf::Buf(std::string name, uint64_t base, size_t bytes) : p_(std::make_shared<Im
 }
 
 Buf MarsPlan::alloc(const std::string& name, size_t bytes) {
-  if (!placed_) {  // planning: anywhere (the planning run's addresses are never emitted)
+  if (!placed_) {  // planning: placed as cudaMalloc would from a scratch base (never emitted)
+    const uint64_t align = bytes >= (uint64_t(2) << 20) ? uint64_t(2) << 20 : 256;
+    const uint64_t base = (scratch_next_ + align - 1) / align * align;
+    scratch_next_ = base + bytes;
     entries_.push_back({name, bytes, 0});
-    return Buf(name, uint64_t(0x100000000000) + uint64_t(entries_.size()) * (uint64_t(1) << 32), bytes);
+    return Buf(name, base, bytes);
   }
   if (next_ >= entries_.size() || entries_[next_].bytes != bytes || entries_[next_].name != name)
     throw std::logic_error(

@@ -95,6 +95,7 @@ class MarsPlan {
     uint64_t base;
   };
   bool placed_ = false;
+  uint64_t scratch_next_ = uint64_t(0x100000000000);
   std::vector<Entry> entries_;
   size_t next_ = 0;
 };
