@@ -33,6 +33,7 @@ const PortRegistry& PortRegistry::builtin() {
     register_ispass_ports(x);
     register_shoc_ports(x);
     register_tango_ports(x);
+    register_mars_ports(x);
     return x;
   }();
   return r;

@@ -46,5 +46,6 @@ void register_lonestar_ports(PortRegistry& r);
 void register_ispass_ports(PortRegistry& r);
 void register_shoc_ports(PortRegistry& r);
 void register_tango_ports(PortRegistry& r);
+void register_mars_ports(PortRegistry& r);
 
 }  // namespace gms::kernels
