@@ -79,6 +79,10 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
       {"tango/squeezenet", "filters=1,ctas=8"},
       {"tango/alexnet", "div=16,ctas=1"},
       {"tango/resnet", "div=64,ctas=1"},
+      {"mars/pvc", "records=300,urls=16"},
+      {"mars/pvr", "records=300,ranks=64"},
+      {"mars/ssc", "docs=24,dims=16"},
+      {"mars/iix", "copies=1"},
   };
   return v;
 }
