@@ -808,8 +808,11 @@ class BarnesHut : public KernelPort {
         w.compute(kForceToChild);
         do {
           int64_t pd = spos[size_t(depth)], nd = snode[size_t(depth)];
+          RegSet nd_deps;  // a cell just opened: its children's addresses come from its loaded pointer
           while (pd < 8) {
-            const Int n = w.load(0xaa0, child_, Int(nd + pd)).as<int64_t>();
+            Int at(nd + pd);
+            at.deps = nd_deps;
+            const Int n = w.load(0xaa0, child_, at).as<int64_t>();
             ++pd;
             if (w.any(n >= 0)) {
               w.compute(kForcePosN);
@@ -840,6 +843,7 @@ class BarnesHut : public KernelPort {
                 ++depth;
                 pd = 0;
                 nd = n.v[lead] * 8;
+                nd_deps = n.deps;
                 w.compute(kForcePush);
               }
             } else {
