@@ -24,8 +24,10 @@ Dim3 block_index(const Dim3& grid, uint64_t linear) {
 // One CTA in flight: its warps' fibers, instruction buffers and barrier progress.
 class CtaRun : public std::enable_shared_from_this<CtaRun> {
  public:
-  CtaRun(std::shared_ptr<LaunchState> state, uint32_t cta, PortRuntime& rt)
-      : state_(std::move(state)), rt_(rt) {
+  // `state` null: a co_resident CTA made before it is handed out, owned by the state (LaunchState::made)
+  // until hand_out() gives it the state to hold.
+  CtaRun(LaunchState& s, std::shared_ptr<LaunchState> state, uint32_t cta, PortRuntime& rt)
+      : owner_(std::move(state)), state_(&s), rt_(rt) {
     const KernelLaunch& launch = state_->launch;
     const Dim3 idx = block_index(launch.grid, cta);
     n_ = uint32_t((launch.block.count() + kWarpSize - 1) / kWarpSize);
@@ -49,6 +51,7 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
   CtaRun(const CtaRun&) = delete;
   CtaRun& operator=(const CtaRun&) = delete;
   size_t warps() const { return n_; }
+  void hand_out(std::shared_ptr<LaunchState> state) { owner_ = std::move(state); }
 
   bool next(uint32_t w, WarpInst& out) {
     WarpRun& r = warps_[w];
@@ -171,7 +174,8 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
     }
   }
 
-  std::shared_ptr<LaunchState> state_;  // outlives the warps' fibers, which run its body
+  std::shared_ptr<LaunchState> owner_;  // keeps the state, whose launch.body the fibers run, alive
+  LaunchState* state_;
   PortRuntime& rt_;
   SharedMemory shared_;
   WarpRun* warps_ = nullptr;  // n_ of them, built in place in one block
@@ -230,13 +234,14 @@ std::unique_ptr<CtaWork> PortKernel::next_cta() {
   if (s.next_cta >= s.info.num_ctas) return nullptr;
   if (s.launch.co_resident && s.next_cta == 0 && s.made.empty())  // all resident at once: all made now
     for (uint32_t c = 0; c < s.info.num_ctas; ++c)
-      s.made.push_back(std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), state_, c, rt_));
+      s.made.push_back(std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), s, nullptr, c, rt_));
   auto cta = std::make_unique<CtaWork>();
   cta->cta_id = s.next_cta;
   std::shared_ptr<CtaRun> run =
       s.launch.co_resident
           ? std::move(s.made[s.next_cta])
-          : std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), state_, s.next_cta, rt_);
+          : std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), s, state_, s.next_cta, rt_);
+  if (s.launch.co_resident) run->hand_out(state_);
   if (++s.next_cta == s.info.num_ctas) s.made.clear();
   cta->warps.reserve(run->warps());
   for (uint32_t w = 0; w < run->warps(); ++w)

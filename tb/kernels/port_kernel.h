@@ -51,11 +51,12 @@ struct LaunchState {
   KernelLaunch launch;
   KernelInfo info;
   uint32_t next_cta = 0;
-  // co_resident only: the CTAs made and not yet handed out (index next_cta on), the CTAs alive (made and
-  // not destroyed, in CTA order), and the deadlock guard: stores, atomics and warps finished so far, that
-  // count at the last round, and the rounds since it last changed.
-  std::vector<std::shared_ptr<CtaRun>> made;
+  // co_resident only: the CTAs alive (made and not destroyed, in CTA order), the CTAs made and not yet
+  // handed out (index next_cta on; they point to this state without holding it), and the deadlock guard:
+  // stores, atomics and warps finished so far, that count at the last round, and the rounds since it last
+  // changed.
   std::vector<CtaRun*> live;
+  std::vector<std::shared_ptr<CtaRun>> made;  // after `live`: destroyed first (a CTA leaves `live` then)
   uint64_t progress = 0, progress_at_round = 0, stalled_rounds = 0;
 };
 

@@ -25,9 +25,7 @@ PortWorkload::PortWorkload(std::string name, std::unique_ptr<KernelPort> port, u
 }
 
 PortWorkload::~PortWorkload() {
-  for (LaunchState* s : {previous_.get(), pending_.get()})
-    if (s) s->made.clear();  // a co_resident launch's CTAs never handed out (they hold its state)
-  host_.reset();             // unwinds the host code while the port it runs is alive
+  host_.reset();  // unwinds the host code while the port it runs is alive
 }
 
 void PortWorkload::launch(KernelLaunch k) {

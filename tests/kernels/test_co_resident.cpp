@@ -158,6 +158,20 @@ TEST(CoResident, TheSameConsumerGetsTheSameStream) {
   }
 }
 
+TEST(CoResident, AConsumerThatStopsEarlyLeavesNothingBehind) {
+  // CTAs made and never handed out belong to the launch's state: dropping the kernel, the CTA pulled and
+  // then the workload (whose runtime outlives every CTA handed out) frees them, their warps unwound.
+  auto p = chain(4, 64, true);
+  std::unique_ptr<KernelSource> k = p->next_kernel();
+  std::unique_ptr<CtaWork> c = k->next_cta();
+  WarpInst i;
+  EXPECT_TRUE(c->warps[0]->next(i));
+  EXPECT_TRUE(c->warps[0]->next(i));  // past the barrier: the other CTAs ran on the host meanwhile
+  c.reset();
+  k.reset();
+  p.reset();
+}
+
 TEST(CoResident, ADeadlockThrowsNamingTheKernel) {
   for (bool barrier : {false, true}) {
     auto p = chain(2, 64, barrier, true);
