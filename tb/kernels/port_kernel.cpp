@@ -24,22 +24,34 @@ Dim3 block_index(const Dim3& grid, uint64_t linear) {
 // One CTA in flight: its warps' fibers, instruction buffers and barrier progress.
 class CtaRun : public std::enable_shared_from_this<CtaRun> {
  public:
-  CtaRun(std::shared_ptr<LaunchState> state, uint32_t cta, PortRuntime& rt)
-      : state_(std::move(state)), rt_(rt) {
+  // `state` null: a co_resident CTA made before it is handed out, owned by the state (LaunchState::made)
+  // until hand_out() gives it the state to hold.
+  CtaRun(LaunchState& s, std::shared_ptr<LaunchState> state, uint32_t cta, PortRuntime& rt)
+      : owner_(std::move(state)), state_(&s), rt_(rt) {
     const KernelLaunch& launch = state_->launch;
     const Dim3 idx = block_index(launch.grid, cta);
     n_ = uint32_t((launch.block.count() + kWarpSize - 1) / kWarpSize);
     warps_ = static_cast<WarpRun*>(rt_.blocks.take(n_ * sizeof(WarpRun)));
     for (uint32_t w = 0; w < n_; ++w)
       new (&warps_[w]) WarpRun(*this, launch, idx, w);  // a fiber does not move
+    if (co_resident()) state_->live.push_back(this);
   }
   ~CtaRun() {
+    if (co_resident()) {
+      auto& live = state_->live;
+      for (size_t i = 0; i < live.size(); ++i)
+        if (live[i] == this) {
+          live.erase(live.begin() + ptrdiff_t(i));
+          break;
+        }
+    }
     for (uint32_t w = n_; w-- > 0;) warps_[w].~WarpRun();
     rt_.blocks.give(warps_, n_ * sizeof(WarpRun));
   }
   CtaRun(const CtaRun&) = delete;
   CtaRun& operator=(const CtaRun&) = delete;
   size_t warps() const { return n_; }
+  void hand_out(std::shared_ptr<LaunchState> state) { owner_ = std::move(state); }
 
   bool next(uint32_t w, WarpInst& out) {
     WarpRun& r = warps_[w];
@@ -50,8 +62,49 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
         r.at_barrier = false;
       }
       r.resume();
+      if (r.fiber.done()) ++state_->progress;
+      if (r.stuck) {  // spun twice with nothing written in the launch: its producer may be nobody's turn
+        r.stuck = false;
+        round(*state_, false, nullptr, 0);
+      }
     }
     return true;
+  }
+
+  // co_resident: every live CTA's unfinished warps resumed once each, in CTA and warp order (a batch, or up
+  // to a spin, a barrier or the end); a warp at a barrier its CTA has not all reached waits. `except`'s
+  // warps at or past barrier `k` are left alone (its caller waits there). With `discard` the instructions
+  // made are dropped (a functional run). Returns whether any warp is unfinished; throws on a deadlock.
+  static bool round(LaunchState& s, bool discard, const CtaRun* except, uint64_t k) {
+    bool left = false;
+    for (size_t c = 0; c < s.live.size(); ++c) {
+      CtaRun& cta = *s.live[c];
+      for (uint32_t w = 0; w < cta.n_; ++w) {
+        WarpRun& r = cta.warps_[w];
+        if (r.fiber.done()) continue;
+        left = true;
+        if (&cta == except && r.barriers >= k) continue;
+        if (r.at_barrier) {
+          if (cta.behind(r.barriers)) continue;
+          r.at_barrier = false;
+        }
+        r.resume();
+        r.stuck = false;
+        if (r.fiber.done()) ++s.progress;
+        if (discard)
+          for (WarpInst scratch; r.buffer.pop(scratch);) {
+          }
+      }
+    }
+    if (s.progress != s.progress_at_round) {
+      s.progress_at_round = s.progress;
+      s.stalled_rounds = 0;
+    } else if (left && ++s.stalled_rounds >= kDeadlockRounds) {
+      throw std::runtime_error("kernel '" + s.launch.name + "': its co-resident CTAs deadlocked (" +
+                               std::to_string(kDeadlockRounds) +
+                               " rounds of every warp with nothing stored and no warp finished)");
+    }
+    return left;
   }
 
  private:
@@ -62,11 +115,20 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
           fiber([this, &launch] { launch.body(warp); }, cta.rt_.stacks) {}
     void emit(const WarpInst& inst, const AddrProgression* prog) override {
       buffer.push(inst, prog);
+      if (inst.kind == MemKind::Store || inst.kind == MemKind::Atomic) ++cta.state_->progress;
       if (buffer.count() >= cta.rt_.batch && !draining) fiber.yield();
     }
     void barrier() override {
       ++barriers;
       at_barrier = true;
+      fiber.yield();
+    }
+    void spin() override {
+      if (cta.co_resident()) {
+        const uint64_t now = cta.state_->progress;
+        if (now == spun_at) stuck = true;
+        spun_at = now;
+      }
       fiber.yield();
     }
     void resume() {
@@ -77,24 +139,43 @@ class CtaRun : public std::enable_shared_from_this<CtaRun> {
     Warp warp;
     Fiber fiber;
     InstBuffer buffer;
-    uint64_t barriers = 0;  // barriers reached
+    uint64_t barriers = 0;            // barriers reached
+    uint64_t spun_at = ~uint64_t(0);  // the launch's progress at its last spin
     bool at_barrier = false, draining = false;
+    bool stuck = false;  // it spun with nothing written in the launch since its previous spin
   };
 
+  bool co_resident() const { return state_->launch.co_resident; }
+
+  // Whether an unfinished warp has reached fewer than k barriers.
+  bool behind(uint64_t k) const {
+    for (uint32_t w = 0; w < n_; ++w)
+      if (!warps_[w].fiber.done() && warps_[w].barriers < k) return true;
+    return false;
+  }
+
   // Runs every other unfinished warp until it has reached barrier k (the warps behind are at an earlier
-  // barrier, which every warp has reached: this one passed it).
+  // barrier, which every warp has reached: this one passed it). In a co_resident launch a warp that spins
+  // twice on the way with nothing written in between waits while the whole launch makes a round.
   void bring_to_barrier(uint64_t k) {
-    for (uint32_t w = 0; w < n_; ++w) {
-      WarpRun& o = warps_[w];
-      while (!o.fiber.done() && o.barriers < k) {
-        o.at_barrier = false;
-        o.draining = true;  // no batch limit: the warp must reach the barrier
-        o.fiber.resume();
+    for (;;) {
+      for (uint32_t w = 0; w < n_; ++w) {
+        WarpRun& o = warps_[w];
+        while (!o.fiber.done() && o.barriers < k) {
+          o.at_barrier = false;
+          o.draining = true;  // no batch limit: the warp must reach the barrier
+          o.fiber.resume();
+          if (o.fiber.done() && co_resident()) ++state_->progress;
+          if (o.stuck) break;  // spun twice with nothing written: the launch must go on first
+        }
       }
+      if (!co_resident() || !behind(k)) return;
+      round(*state_, false, this, k);
     }
   }
 
-  std::shared_ptr<LaunchState> state_;  // outlives the warps' fibers, which run its body
+  std::shared_ptr<LaunchState> owner_;  // keeps the state, whose launch.body the fibers run, alive
+  LaunchState* state_;
   PortRuntime& rt_;
   SharedMemory shared_;
   WarpRun* warps_ = nullptr;  // n_ of them, built in place in one block
@@ -149,11 +230,19 @@ PortKernel::PortKernel(std::shared_ptr<LaunchState> state, PortRuntime& rt)
     : state_(std::move(state)), rt_(rt) {}
 
 std::unique_ptr<CtaWork> PortKernel::next_cta() {
-  if (state_->next_cta >= state_->info.num_ctas) return nullptr;
+  LaunchState& s = *state_;
+  if (s.next_cta >= s.info.num_ctas) return nullptr;
+  if (s.launch.co_resident && s.next_cta == 0 && s.made.empty())  // all resident at once: all made now
+    for (uint32_t c = 0; c < s.info.num_ctas; ++c)
+      s.made.push_back(std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), s, nullptr, c, rt_));
   auto cta = std::make_unique<CtaWork>();
-  cta->cta_id = state_->next_cta;
-  auto run = std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), state_, state_->next_cta, rt_);
-  ++state_->next_cta;
+  cta->cta_id = s.next_cta;
+  std::shared_ptr<CtaRun> run =
+      s.launch.co_resident
+          ? std::move(s.made[s.next_cta])
+          : std::allocate_shared<CtaRun>(CachedAlloc<CtaRun>(rt_.blocks), s, state_, s.next_cta, rt_);
+  if (s.launch.co_resident) run->hand_out(state_);
+  if (++s.next_cta == s.info.num_ctas) s.made.clear();
   cta->warps.reserve(run->warps());
   for (uint32_t w = 0; w < run->warps(); ++w)
     cta->warps.push_back(std::unique_ptr<WarpStream>(new (rt_.blocks) PortWarpStream(run, w)));
@@ -161,6 +250,13 @@ std::unique_ptr<CtaWork> PortKernel::next_cta() {
 }
 
 void PortKernel::finish_functionally() {
+  if (state_->launch.co_resident) {
+    std::vector<std::unique_ptr<CtaWork>> taken;
+    for (std::unique_ptr<CtaWork> c; (c = next_cta());) taken.push_back(std::move(c));
+    while (CtaRun::round(*state_, true, nullptr, 0)) {
+    }
+    return;
+  }
   for (std::unique_ptr<CtaWork> c; (c = next_cta());) {
     WarpInst scratch;
     for (auto& w : c->warps)

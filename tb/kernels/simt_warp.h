@@ -35,6 +35,8 @@ class InstSink {
   // not filled (the common case, kept as two numbers from the index to the buffer).
   virtual void emit(const WarpInst& inst, const AddrProgression* prog) = 0;
   virtual void barrier() = 0;  // after emitting the barrier instruction: wait for the CTA's other warps
+  // The warp is waiting for another warp or CTA (Warp::spin): hand over control, whatever the batch holds.
+  virtual void spin() {}
 };
 
 // A CTA's shared memory: arrays by slot, created on first use, shared by the CTA's warps.
@@ -128,6 +130,12 @@ class Warp {
   void compute(uint32_t insts) { gap_ += insts; }
   // __syncthreads().
   void sync();
+  // One iteration of a spin-wait loop ended (call it after the poll's loads, where some lane found the value
+  // it waits for not there yet): control goes back to whoever drives the warp, so that the warp or CTA it
+  // waits for can run (a co_resident launch, port_kernel.h). No instruction: the poll is the loop's loads.
+  void spin() {
+    if (sink_) sink_->spin();
+  }
 
   // Structured control flow under the active mask.
   template <class F>
