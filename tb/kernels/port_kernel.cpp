@@ -222,6 +222,7 @@ std::shared_ptr<LaunchState> PortKernel::make_state(KernelLaunch launch) {
   s->info.threads_per_cta = uint32_t(launch.block.count());
   s->info.regs_per_thread = launch.regs_per_thread;
   s->info.shmem_per_cta = launch.shmem_per_cta;
+  s->info.co_resident = launch.co_resident;  // the dispatcher refuses a grid the machine cannot hold at once
   s->launch = std::move(launch);
   return s;
 }

@@ -70,6 +70,7 @@ const std::vector<std::pair<std::string, std::string>>& ports() {
        "kb=16,img_width=256,img_height=64,histo_width=64,histo_height=512,outliers=2000,iterations=2"},
       {"parboil/mri-gridding", "grid=16,samples=3000,binsize=8"},
       {"lonestar/sssp", "scale=11,block=512"},
+      {"lonestar/bh", "bodies=256,timesteps=2,sms=1,block_cap=512"},
       {"lonestar/sp", "clauses=300,vars=100,seed=7,sms=2,sm_threads=512"},
       {"parboil/bfs", "nodes=3000,edges=12000,random=1"},
       {"ispass/nn", "images=1"},
