@@ -69,4 +69,17 @@ TEST(CliPorts, APortRunsOnAPresetWithEveryLoadChecked) {
   EXPECT_GT(stats.at("sm0.barriers"), 0);  // hotspot's __syncthreads reached the SM
 }
 
+// Barnes-Hut's summarization CTAs spin on masses other CTAs write: a grid the machine cannot hold at once
+// would hang on a GPU; here it stops with one line naming the kernel and the counts.
+TEST(CliPorts, ACoResidentGridLargerThanTheMachineIsRefused) {
+  const std::string dir = temp_dir("cli_ports_coresident");
+  const CliResult r = run_cli("run -q -c " + gms_src("configs/tiny.yaml") +
+                              " -w lonestar/bh:bodies=256,timesteps=1,sms=4,block_cap=512 -o " + dir);
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("kernel 'SummarizationKernel' needs its 24 CTAs resident at once (they wait on each "
+                       "other), but the 2 SMs hold 8 of them"),
+            std::string::npos)
+      << r.out;
+}
+
 }  // namespace
