@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
+#include <vector>
 
 #include "models/common/config.h"
 #include "models/common/output_file.h"
@@ -17,6 +18,32 @@ void append_hex(std::string& s, uint64_t v, unsigned digits) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "%0*llx", int(digits), static_cast<unsigned long long>(v));
   s += buf;
+}
+
+// Accel-Sim's trace parser (gpu-simulator/trace-parser/trace_parser.h, MAX_SRC and MAX_DST) asserts at most
+// 4 source and 1 destination registers a line.
+constexpr unsigned kMaxSrcs = 4;
+
+// r's registers in order, at most n a set.
+std::vector<RegSet> chunks_of(const RegSet& r, unsigned n) {
+  std::vector<RegSet> v;
+  unsigned k = n;
+  r.for_each([&](unsigned reg) {
+    if (k == n) v.emplace_back(), k = 0;
+    v.back().set(reg);
+    ++k;
+  });
+  return v;
+}
+
+// r's lowest register alone (r non-empty).
+RegSet lowest_of(const RegSet& r) {
+  RegSet one;
+  bool done = false;
+  r.for_each([&](unsigned reg) {
+    if (!done) one.set(reg), done = true;
+  });
+  return one;
 }
 
 void append_regs(std::string& s, const RegSet& r) {
@@ -151,25 +178,38 @@ void AccelWarpWriter::add(const WarpInst& in) {
   add_compute(in);
   // Registers. The importer makes waits_on = what the compute lines since the last load or store read of
   // the registers loads wrote, plus what this line reads of them (and, for a load, what it writes of them),
-  // and wait_gap = the compute lines from the first such reader on. So: this line reads waits_on, the
-  // compute line wait_gap lines before it reads it too, and the first compute line overwrites the
-  // registers this load writes that an earlier load wrote and waits_on does not hold (else they would
-  // join waits_on).
-  const RegSet dsts = load ? in.writes : RegSet{};
-  if (in.waits_on.any() && in.wait_gap > 0) {
+  // and wait_gap = the compute lines from the first such reader on. So the compute lines from wait_gap
+  // lines back on, and this line, read waits_on between them, and compute lines overwrite the registers
+  // this load writes that an earlier load wrote and waits_on does not hold (else they would join
+  // waits_on). A load names its first destination only: the importer (and Accel-Sim) widen .64/.128
+  // loads to 2 or 4 consecutive registers.
+  const RegSet dsts = load && in.writes.any() ? lowest_of(in.writes) : RegSet{};
+  // waits_on, at most 4 registers a line: from the compute line wait_gap lines back (the first reader) on,
+  // then the memory line itself; what does not fit is dropped (and counted below).
+  RegSet srcs;
+  if (in.waits_on.any()) {
+    const std::vector<RegSet> parts = chunks_of(in.waits_on, kMaxSrcs);
     const size_t n = compute_.size();
-    pending_[compute_[in.wait_gap <= n ? n - in.wait_gap : 0]].srcs = in.waits_on;
+    size_t next = 0;
+    if (in.wait_gap > 0)
+      for (size_t i = in.wait_gap <= n ? n - in.wait_gap : 0; i < n && next < parts.size(); ++i)
+        pending_[compute_[i]].srcs = parts[next++];
+    srcs = parts[next < parts.size() ? next : next - 1];
   }
-  if (load) {
+  if (load) {  // registers an older load wrote that this one rewrites: one a compute line, from the first on
     RegSet stale = LoadDependences::load_writes(in.width, dsts) & deps_.load_written();
     stale.remove(in.waits_on);
-    if (stale.any() && !compute_.empty()) pending_[compute_[0]].dsts = stale;
+    size_t i = 0;
+    for (const RegSet& one : chunks_of(stale, 1)) {
+      if (i == compute_.size()) break;
+      pending_[compute_[i++]].dsts = one;
+    }
   }
   // What the importer reads back, to count where it differs.
   for (size_t i : compute_) deps_.compute(pending_[i].srcs, pending_[i].dsts);
   RegSet waits_on, writes;
   uint32_t wait_gap = 0;
-  deps_.memory(load, in.width, in.waits_on, dsts, waits_on, writes, wait_gap);
+  deps_.memory(load, in.width, srcs, dsts, waits_on, writes, wait_gap);
   if (!(waits_on == in.waits_on) || !(writes == (load ? in.writes : RegSet{})) ||
       wait_gap != (in.waits_on.any() ? in.wait_gap : 0))
     ++inexact_;
@@ -182,7 +222,7 @@ void AccelWarpWriter::add(const WarpInst& in) {
   body_ += ' ';
   body_ += opcode;
   body_ += ' ';
-  append_regs(body_, in.waits_on);
+  append_regs(body_, srcs);
   body_ += ' ';
   body_ += std::to_string(in.width);
   append_addresses(body_, in);
