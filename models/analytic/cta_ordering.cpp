@@ -66,6 +66,7 @@ void run_kernel(KernelSource& kernel, const RdParams& p, std::vector<std::unique
     }
   };
   // Round-robin until the cores are full.
+  uint64_t launched = 0;
   for (bool placed = true; placed && more;) {
     placed = false;
     for (auto& c : cores) {
@@ -74,10 +75,17 @@ void run_kernel(KernelSource& kernel, const RdParams& p, std::vector<std::unique
       if (!cta) break;
       c->launch(std::move(cta));
       placed = true;
+      ++launched;
     }
   }
-  // Then in time-stamp order over the cores: a finished CTA's core takes the next one.
-  if (!cores.empty() && !cores[0]->observed()) return run_to_completions(cores, next);
+  if (info.co_resident && launched < info.num_ctas)  // as the SMs' dispatcher refuses it
+    throw ConfigError("kernel '" + info.name + "' needs its " + std::to_string(info.num_ctas) +
+                      " CTAs resident at once (they wait on each other), but the " +
+                      std::to_string(cores.size()) + " cores hold " + std::to_string(launched) + " of them");
+  // Then in time-stamp order over the cores: a finished CTA's core takes the next one. CTAs that wait on
+  // each other (co_resident) need the cores to advance together, step by step: one core run alone to its
+  // CTA's end would spin on values the others have not written yet.
+  if (!cores.empty() && !cores[0]->observed() && !info.co_resident) return run_to_completions(cores, next);
   using Entry = std::pair<uint64_t, uint32_t>;  // (time, core)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> order;
   for (uint32_t i = 0; i < cores.size(); ++i)

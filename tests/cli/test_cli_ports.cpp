@@ -69,17 +69,35 @@ TEST(CliPorts, APortRunsOnAPresetWithEveryLoadChecked) {
   EXPECT_GT(stats.at("sm0.barriers"), 0);  // hotspot's __syncthreads reached the SM
 }
 
-// Barnes-Hut's summarization CTAs spin on masses other CTAs write: a grid the machine cannot hold at once
+// Barnes-Hut's tree-building CTAs wait on locks other CTAs hold: a grid the machine cannot hold at once
 // would hang on a GPU; here it stops with one line naming the kernel and the counts.
 TEST(CliPorts, ACoResidentGridLargerThanTheMachineIsRefused) {
   const std::string dir = temp_dir("cli_ports_coresident");
   const CliResult r = run_cli("run -q -c " + gms_src("configs/tiny.yaml") +
                               " -w lonestar/bh:bodies=256,timesteps=1,sms=4,block_cap=512 -o " + dir);
   EXPECT_NE(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("kernel 'SummarizationKernel' needs its 24 CTAs resident at once (they wait on each "
-                       "other), but the 2 SMs hold 8 of them"),
+  EXPECT_NE(r.out.find("kernel 'TreeBuildingKernel' needs its 12 CTAs resident at once (they wait on each "
+                       "other), but the 2 SMs hold 2 of them"),
             std::string::npos)
       << r.out;
+}
+
+// The analytical model runs the cores of a co-resident kernel step by step together (one core run alone to
+// its CTA's end would spin on locks and masses the others have not produced: before, this input ran out of
+// memory), and refuses a grid its cores cannot hold at once, as the simulator does.
+TEST(CliPorts, TheAnalyticalModelAdvancesWaitingCtasTogether) {
+  const CliResult ok = run_cli("rd -q -c " + gms_src("configs/fermi.yaml") +
+                               " -w lonestar/bh:bodies=3072,timesteps=1,sms=15 -o " + temp_dir("cli_rd_bh"));
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_NE(ok.out.find("  SummarizationKernel "), std::string::npos) << ok.out;
+  const CliResult big =
+      run_cli("rd -q -c " + gms_src("configs/tiny.yaml") +
+              " -w lonestar/bh:bodies=256,timesteps=1,sms=4,block_cap=512 -o " + temp_dir("cli_rd_bh_big"));
+  EXPECT_NE(big.status, 0) << big.out;
+  EXPECT_NE(big.out.find("kernel 'TreeBuildingKernel' needs its 12 CTAs resident at once (they wait on each "
+                         "other), but the 2 cores hold 2 of them"),
+            std::string::npos)
+      << big.out;
 }
 
 }  // namespace

@@ -100,7 +100,7 @@ TEST(LonestarBh, StreamOnATinyInput) {
   EXPECT_EQ(names, want);
   EXPECT_EQ(grids, (std::vector<uint32_t>{1, 3, 1, 3, 1, 6, 6, 5, 1}));  // SMs x FACTOR
   EXPECT_EQ(blocks, (std::vector<uint32_t>{1, 512, 1024, 512, 1024, 128, 64, 256, 1024}));
-  EXPECT_EQ(co_resident, (std::vector<bool>{false, false, false, false, false, true, true, false, false}));
+  EXPECT_EQ(co_resident, (std::vector<bool>{false, false, false, true, false, true, true, false, false}));
   // InitializationKernel: one thread, four stores.
   EXPECT_EQ(per["InitializationKernel"].stores, 4u);
   EXPECT_EQ(per["InitializationKernel"].first[0].active_mask, 1u);

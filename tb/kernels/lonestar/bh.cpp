@@ -12,9 +12,12 @@
 // walks the tree for 32 sorted bodies at once, opening a cell only when all 32 need it, a per-warp stack in
 // shared memory) and IntegrationKernel. Summarization and Sort wait on other CTAs: the source sizes their
 // grids (FACTOR3, FACTOR4: "must all be resident at the same time") to be resident at once; their launches
-// are co_resident (Warp::spin where a lane's poll found nothing yet). TreeBuildingKernel is not: a thread
-// that finds a pointer locked retries after the CTA's barrier, and a lock is released after that barrier,
-// so its CTAs need no residency (the source does not ask for it). Device-sized grids come from the `sms`
+// are co_resident (Warp::spin where a lane's poll found nothing yet). TreeBuildingKernel's CTAs wait on each
+// other too: a thread that finds a pointer locked retries after its CTA's barrier until the holder, maybe
+// in another CTA, releases it after its own; on the GPU the holder is running, so the source needs no
+// residency there, but its grid is device-sized as well (FACTOR2 per SM) and a model that runs CTAs one
+// after another (the analytical model's cores) must advance its CTAs together: it is co_resident as well.
+// Device-sized grids come from the `sms`
 // size key (15: Fermi GTX 480). The source's main() repeats the whole run 3 times for timing: one run here.
 // The __device__ variables (stepd, bottomd, maxdepthd, blkcntd, radiusd) are one small array placed after
 // the cudaMalloc'd ones.
@@ -271,7 +274,7 @@ class BarnesHut : public KernelPort {
                        [this](Warp& w) { bounding_box(w); }));
       host.launch(make("ClearKernel1", b * split_, kClearThreads / split_, kClear1Regs, 0, false,
                        [this](Warp& w) { clear1(w); }));
-      host.launch(make("TreeBuildingKernel", b * kFactor2, kThreads2, kTreeRegs, 0, false,
+      host.launch(make("TreeBuildingKernel", b * kFactor2, kThreads2, kTreeRegs, 0, true,
                        [this](Warp& w) { build_tree(w); }));
       host.launch(make("ClearKernel2", b * split_, kClearThreads / split_, kClear2Regs, 0, false,
                        [this](Warp& w) { clear2(w); }));
