@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -128,6 +129,20 @@ inline void expect_deterministic(const std::string& name, const std::string& siz
   EXPECT_EQ(sa.insts, sb.insts) << name;
   EXPECT_EQ(sa.hash, sb.hash) << name;
   EXPECT_EQ(a->check(), "") << name;
+}
+
+// The disabled default-input tests' line: the port's stream size at `size` (CTAs, warps, warp instructions,
+// loads, stores, with compute) and its check().
+inline void print_stream_size(const std::string& name, const std::string& size) {
+  auto p = make_port(name, size);
+  uint64_t compute = 0;
+  const auto s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) { compute += i.gap; });
+  std::printf(
+      "%s %-36s CTAs %5llu warps %6llu warp insts %9llu (loads %llu, stores %llu; with compute %llu) check "
+      "'%s'\n",
+      name.c_str(), size.c_str(), (unsigned long long)s.ctas, (unsigned long long)s.warps,
+      (unsigned long long)s.insts, (unsigned long long)s.loads, (unsigned long long)s.stores,
+      (unsigned long long)(s.insts + compute), p->check().c_str());
 }
 
 }  // namespace gms::kernels::test

@@ -75,15 +75,7 @@ TEST(IspassMum, Deterministic) {
 // The default input's stream size: --gtest_also_run_disabled_tests --gtest_filter='*MumDefaultInput*'.
 TEST(IspassMum, DISABLED_MumDefaultInput) {
   for (const char* size : {"{}", "{ref_bases: 4000, queries: 4000}"}) {
-    auto p = make_port("ispass/mum", size);
-    uint64_t compute = 0;
-    const auto s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) { compute += i.gap; });
-    std::printf(
-        "ispass/mum %-36s CTAs %5llu warps %6llu warp insts %9llu (loads %llu, stores %llu; with "
-        "compute %llu) check '%s'\n",
-        size, (unsigned long long)s.ctas, (unsigned long long)s.warps, (unsigned long long)s.insts,
-        (unsigned long long)s.loads, (unsigned long long)s.stores, (unsigned long long)(s.insts + compute),
-        p->check().c_str());
+    test::print_stream_size("ispass/mum", size);
   }
 }
 

@@ -16,11 +16,32 @@ uint32_t tex_address(uint32_t id) {
   return (low >> 5) | (((high << 5) + (low & 0x1F)) << 16);
 }
 
+uint32_t Texel::byte(int i) const {
+  return (w[i / 4] >> (8 * (i % 4))) & 0xFF;
+}
+
+void Texel::set(int i, uint32_t b) {
+  w[i / 4] = (w[i / 4] & ~(0xFFu << (8 * (i % 4)))) | ((b & 0xFF) << (8 * (i % 4)));
+}
+
+size_t texel_of(uint32_t id) {
+  const uint32_t a = tex_address(id);
+  return size_t(a >> 16) * size_t(kTexWidth) + (a & 0xFFFF);
+}
+
+Int texel_index(const Int& addr) {
+  return (addr >> 16 & 0xFFFF) * kTexWidth + (addr & 0xFFFF);
+}
+
 uint64_t splitmix(uint64_t& s) {
   uint64_t z = (s += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
+}
+
+uint32_t SuffixTree::address(int32_t v) const {
+  return v < 0 ? 0u : tex_address(nodes[size_t(v)].id);
 }
 
 bool SuffixTree::Node::leaf() const {

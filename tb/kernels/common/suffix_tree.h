@@ -6,7 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "tb/kernels/lanes.h"
+
 namespace gms::kernels::mummer {
+
+constexpr int64_t kTexWidth = 4096;  // MAX_TEXTURE_DIMENSION: the node and children textures' width
+constexpr int64_t kTexColumn = 32;   // TEXBLOCKSIZE: ids per column block (id2addr)
 
 // A, C, G, T -> 0..3, anything else ('$') -> 4: the children's order.
 int base_index(char c);
@@ -14,6 +19,20 @@ int base_index(char c);
 // id2addr with REORDER_TREE: a node id's texel (x in the low 16 bits, y in the high ones) in a 4096-wide
 // texture, 32 consecutive ids down a column.
 uint32_t tex_address(uint32_t id);
+
+// One texel of the node and children textures (uint4); byte access for MUMmerGPU 2.0's packed fields.
+struct Texel {
+  uint32_t w[4];
+  uint32_t byte(int i) const;
+  void set(int i, uint32_t b);
+};
+
+// The element of a node id's texel in a 4096-wide texture: y * 4096 + x (the row-major layout
+// cudaMemcpyToArray copies), on the host.
+size_t texel_of(uint32_t id);
+
+// The same from a TextureAddress, per lane (the kernels' node and children fetches).
+Int texel_index(const Int& addr);
 
 // splitmix64: the ports' seeded input generator.
 uint64_t splitmix(uint64_t& s);
@@ -34,6 +53,8 @@ struct SuffixTree {
   std::vector<Node> nodes;  // nodes[0] is the root
 
   void build(const std::string& text);
+  // Node v's TextureAddress (tex_address of its id); 0 for no node (v < 0).
+  uint32_t address(int32_t v) const;
 
  private:
   void suffix_array(const std::string& text, int n);

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "tb/kernels/common/mummer_input.h"
 #include "tb/kernels/common/suffix_tree.h"
 #include "tb/kernels/port_registry.h"
 
@@ -29,9 +30,12 @@ namespace gms::kernels {
 namespace {
 
 using mummer::base_index;
-using mummer::splitmix;
+using mummer::kTexColumn;
+using mummer::kTexWidth;
 using mummer::SuffixTree;
 using mummer::tex_address;
+using mummer::Texel;
+using mummer::texel_index;
 
 // nvcc 13.0 --ptx -arch=sm_75 of mummergpu_kernel.cu with its tex2D fetches turned into __ldg loads of the
 // same (y * width + x) elements (texture references no longer compile): PTX instructions before each global
@@ -52,17 +56,9 @@ constexpr uint32_t kNoEdgeTest = 2, kNoEdgeSecond = 1, kAfterNoEdge = 3, kToSuff
 // ptxas -v, sm_75 (no shared memory).
 constexpr uint32_t kRegs = 28;
 
-constexpr int64_t kTexWidth = 4096;     // MAX_TEXTURE_DIMENSION (node and children textures)
-constexpr int64_t kTexColumn = 32;      // ids per column block (id2addr)
-constexpr int64_t kRefPitch = 65536;    // reference texture width
-constexpr int64_t kRefBlock = 4;        // reference positions per column block
-constexpr int64_t kMaxQueryLen = 8192;  // MAX_QUERY_LEN: the page overlap
-constexpr uint32_t kBlock = 256;        // BLOCKSIZE
-
-// One texel of the node and children textures (uint4).
-struct Texel {
-  uint32_t w[4];
-};
+constexpr int64_t kRefPitch = 65536;  // reference texture width
+constexpr int64_t kRefBlock = 4;      // reference positions per column block
+constexpr uint32_t kBlock = 256;      // BLOCKSIZE
 
 // dst = src in the active lanes; dst keeps src's dependences (its latest assignment).
 template <class T>
@@ -79,11 +75,6 @@ Int field(const Lanes<Texel>& t, int k) {
   for (unsigned l = 0; l < kWarpSize; ++l) r.v[l] = t.v[l].w[k];
   r.deps = t.deps;
   return r;
-}
-
-// Texel (x, y) of a 4096-wide texture, from a TextureAddress.
-Int texel_index(const Int& addr) {
-  return (addr >> 16 & 0xFFFF) * kTexWidth + (addr & 0xFFFF);
 }
 
 // getRef: reference position -> texel of the 65536-wide reference texture.
@@ -110,38 +101,18 @@ class Mummer : public KernelPort {
         seed_(seed) {}
 
   void setup(DeviceMemory& mem) override {
-    uint64_t s = seed_;
-    reference_.resize(bases_);
-    for (char& b : reference_) b = "ACGT"[splitmix(s) & 3];
-    // genreads.py: a read is the reference's substring at a uniform start in [0, L - read length].
-    reads_.resize(num_queries_);
-    // Its -m option (a percentage of bases changed A->C->G->T->A) is parsed but not applied there, so the
-    // ISPASS reads are exact; `mismatches` applies it here (tests use it to leave the reference mid-edge).
-    for (std::string& r : reads_) {
-      r = reference_.substr(size_t(splitmix(s) % (uint64_t(bases_) - read_length_ + 1)), read_length_);
-      if (mismatches_ > 0)
-        for (char& b : r)
-          if (splitmix(s) % 100 < mismatches_) b = "CGTA"[base_index(b)];
-    }
+    // genreads.py's reads (exact at the ISPASS input; mummer_input.h).
+    mummer::Input in = mummer::make_input(bases_, num_queries_, read_length_, mismatches_, seed_);
+    reference_ = std::move(in.reference);
+    reads_ = std::move(in.reads);
 
-    // getQueriesTexture: each read as 'q', its bases and a NUL.
-    std::vector<int32_t> addrs, lengths;
-    std::string text;
-    for (const std::string& r : reads_) {
-      addrs.push_back(int32_t(text.size()));
-      lengths.push_back(int32_t(r.size()));
-      text += 'q' + r + '\0';
-    }
+    // getQueriesTexture.
+    const mummer::Queries qs = mummer::pack_queries(reads_);
+    const std::string& text = qs.text;
     num_coords_ = text.size() - size_t(num_queries_) * (min_match_ + 1);
 
-    // matchQueries/buildReferenceTexture: one page (up to 7.5 M bases) of "s" + bases + "$", padded with NULs
-    // to half the page overlap and closed by "$".
-    const size_t page_end = 1 + bases_ + (kMaxQueryLen + 1 + 1) / 2 + 1;  // pages[0].end
-    std::string page(page_end + 2, '\0');
-    page[0] = 's';
-    std::copy(reference_.begin(), reference_.end(), page.begin() + 1);
-    page[bases_ + 1] = '$';
-    page[page.size() - 2] = '$';
+    // matchQueries/buildReferenceTexture: one page (up to 7.5 M bases).
+    const std::string page = mummer::reference_page(reference_);
     tree_.build(page.substr(0, bases_ + 2));
 
     // loadQueries, loadReference (reference, node and children textures), loadResultBuffer.
@@ -156,24 +127,19 @@ class Mummer : public KernelPort {
     coords_ = mem.alloc<uint32_t>("match_coords", 2 * num_coords_);  // MatchCoord: node, edge length (+pad)
 
     std::copy(text.begin(), text.end(), queries_.host().begin());
-    addrs_.host() = addrs;
-    lengths_.host() = lengths;
+    addrs_.host() = qs.addrs;
+    lengths_.host() = qs.lengths;
     for (int64_t i = 0; i < int64_t(page.size()); ++i) {
       const int64_t x = i % (kRefPitch * kRefBlock), y = i / (kRefPitch * kRefBlock);
       ref_[size_t((y * kRefBlock + x % kRefBlock) * kRefPitch + x / kRefBlock)] = page[size_t(i)];
     }
-    auto texel = [&](uint32_t id) {
-      const uint32_t a = tex_address(id);
-      return size_t(a >> 16) * size_t(kTexWidth) + (a & 0xFFFF);
-    };
-    auto address = [&](int32_t v) { return v < 0 ? 0u : tex_address(tree_.nodes[size_t(v)].id); };
     for (const auto& x : tree_.nodes) {
-      Texel& nt = nodes_[texel(x.id)];
+      Texel& nt = nodes_[mummer::texel_of(x.id)];
       nt.w[0] = uint32_t(x.start);
       nt.w[1] = uint32_t(x.end);
-      nt.w[2] = address(x.child[4]);
-      nt.w[3] = address(x.link);
-      for (int c = 0; c < 4; ++c) children_[texel(x.id)].w[c] = address(x.child[c]);
+      nt.w[2] = tree_.address(x.child[4]);
+      nt.w[3] = tree_.address(x.link);
+      for (int c = 0; c < 4; ++c) children_[mummer::texel_of(x.id)].w[c] = tree_.address(x.child[c]);
     }
   }
 
@@ -194,11 +160,7 @@ class Mummer : public KernelPort {
     const std::string_view ref(reference_);
     for (size_t i = 0; i < ref.size(); ++i) suffixes.push_back(ref.substr(i, read_length_));
     std::sort(suffixes.begin(), suffixes.end());
-    auto common = [](std::string_view a, std::string_view b) {
-      size_t n = 0;
-      while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
-      return n;
-    };
+    using mummer::common_prefix;
     std::vector<const SuffixTree::Node*> by_id(tree_.nodes.size() + 1);
     for (const auto& x : tree_.nodes) by_id[x.id] = &x;
     size_t slot = 0;
@@ -208,8 +170,8 @@ class Mummer : public KernelPort {
         const std::string_view sub = read.substr(p);
         const auto it = std::lower_bound(suffixes.begin(), suffixes.end(), sub);
         size_t len = 0;
-        if (it != suffixes.end()) len = common(sub, *it);
-        if (it != suffixes.begin()) len = std::max(len, common(sub, *(it - 1)));
+        if (it != suffixes.end()) len = common_prefix(sub, *it);
+        if (it != suffixes.begin()) len = std::max(len, common_prefix(sub, *(it - 1)));
         const uint32_t node = coords_[2 * slot], edge = coords_[2 * slot + 1];
         const std::string where = "read " + std::to_string(q) + " position " + std::to_string(p) + ": ";
         if (len < min_match_) {

@@ -22,6 +22,7 @@
 #include <utility>
 #include <vector>
 
+#include "tb/kernels/common/mummer_input.h"
 #include "tb/kernels/common/suffix_tree.h"
 #include "tb/kernels/port_registry.h"
 
@@ -30,9 +31,13 @@ namespace gms::kernels {
 namespace {
 
 using mummer::base_index;
-using mummer::splitmix;
+using mummer::kMaxQueryLen;
+using mummer::kTexColumn;
+using mummer::kTexWidth;
 using mummer::SuffixTree;
 using mummer::tex_address;
+using mummer::Texel;
+using mummer::texel_index;
 
 // nvcc 13.0 --ptx -arch=sm_75 of mummergpu_kernel.cu with the Makefile's defaults and its tex2D fetches
 // turned into __ldg loads of the same (y * 4096 + x) elements (texture references no longer compile): PTX
@@ -59,18 +64,7 @@ constexpr uint32_t kToGoldenNode = 6, kMatchTest = 5, kMatchEdge = 4, kToMatchPa
 // ptxas -v, sm_75 (no shared memory): both kernels.
 constexpr uint32_t kRegsMatch = 29, kRegsPrint = 29;
 
-constexpr int64_t kTexWidth = 4096;     // MAX_TEXTURE_DIMENSION
-constexpr int64_t kTexColumn = 32;      // TEXBLOCKSIZE: ids per column block
-constexpr int64_t kMaxQueryLen = 8192;  // MAX_QUERY_LEN: the page overlap
-constexpr uint32_t kBlock = 256;        // BLOCKSIZE
-
-struct Texel {  // uint4
-  uint32_t w[4];
-  uint32_t byte(int i) const { return (w[i / 4] >> (8 * (i % 4))) & 0xFF; }
-  void set(int i, uint32_t b) {
-    w[i / 4] = (w[i / 4] & ~(0xFFu << (8 * (i % 4)))) | ((b & 0xFF) << (8 * (i % 4)));
-  }
-};
+constexpr uint32_t kBlock = 256;  // BLOCKSIZE
 
 // Texel byte offsets: nodetex's parent, suffix, start, end, depth; childrentex's A, C, G, T, $ and leafchar.
 constexpr int kParent = 0, kSuffix = 3, kStart = 6, kEnd = 9, kDepth = 12, kLeafChar = 15;
@@ -115,10 +109,6 @@ uint32_t address_id(uint32_t addr) {  // addr2id
   return (x << 5) + (y & 0x1F) + ((y >> 5) << 17);
 }
 
-Int texel_index(const Int& addr) {
-  return (addr >> 16 & 0xFFFF) * kTexWidth + (addr & 0xFFFF);
-}
-
 template <class T>
 void assign(const Warp& w, Lanes<T>& dst, const Lanes<T>& src) {
   for (uint32_t b = w.active(); b; b &= b - 1) {
@@ -140,40 +130,21 @@ class MummerGpu : public KernelPort {
         seed_(seed) {}
 
   void setup(DeviceMemory& mem) override {
-    uint64_t s = seed_;
-    reference_.resize(bases_);
-    for (char& b : reference_) b = "ACGT"[splitmix(s) & 3];
-    // genreads.py: a read is the reference's substring at a uniform start; `mismatches` (percent) changes
-    // bases A->C->G->T->A.
-    reads_.resize(num_queries_);
-    for (std::string& r : reads_) {
-      r = reference_.substr(size_t(splitmix(s) % (uint64_t(bases_) - read_length_ + 1)), read_length_);
-      if (mismatches_ > 0)
-        for (char& b : r)
-          if (splitmix(s) % 100 < mismatches_) b = "CGTA"[base_index(b)];
-    }
+    // genreads.py's reads (mummer_input.h, shared with ispass/mum).
+    mummer::Input in = mummer::make_input(bases_, num_queries_, read_length_, mismatches_, seed_);
+    reference_ = std::move(in.reference);
+    reads_ = std::move(in.reads);
     reference_answers();
 
-    // getQueriesTexture: each read as 'q', its bases and a NUL; buildCoordOffsetArray.
-    std::vector<int32_t> addrs, lengths;
-    std::string text;
-    for (const std::string& r : reads_) {
-      addrs.push_back(int32_t(text.size()));
-      lengths.push_back(int32_t(r.size()));
-      text += 'q' + r + '\0';
-    }
-    const size_t num_coords =
-        size_t(addrs.back()) - size_t(num_queries_ - 1) * (min_match_ + 1) + (read_length_ - min_match_ + 1);
+    // getQueriesTexture; buildCoordOffsetArray.
+    const mummer::Queries qs = mummer::pack_queries(reads_);
+    const std::string& text = qs.text;
+    const size_t num_coords = size_t(qs.addrs.back()) - size_t(num_queries_ - 1) * (min_match_ + 1) +
+                              (read_length_ - min_match_ + 1);
 
-    // initReferencePages/buildReferenceTexture: one page (up to 8 M bases): "s" + bases + "$", NULs to the
-    // page end (half the page overlap past the bases) and "$" + NUL; the tree is built over "s" + bases +
-    // "$".
-    refstr_.assign(size_t(bases_) + 4101, '\0');
+    // initReferencePages/buildReferenceTexture: one page (up to 8 M bases).
+    refstr_ = mummer::reference_page(reference_);
     page_end_ = int64_t(1 + bases_ + (kMaxQueryLen + 1 + 1) / 2 + 1);
-    refstr_[0] = 's';
-    std::copy(reference_.begin(), reference_.end(), refstr_.begin() + 1);
-    refstr_[bases_ + 1] = '$';
-    refstr_[refstr_.size() - 2] = '$';
     tree_.build(refstr_.substr(0, bases_ + 2));
     leaves_and_print_parents();
 
@@ -196,19 +167,14 @@ class MummerGpu : public KernelPort {
 
     std::copy(refstr_.begin(), refstr_.end(), ref_.host().begin());
     std::copy(text.begin(), text.end(), queries_.host().begin());
-    addrs_.host() = addrs;
-    lengths_.host() = lengths;
-    auto texel = [&](uint32_t id) {
-      const uint32_t a = tex_address(id);
-      return size_t(a >> 16) * size_t(kTexWidth) + (a & 0xFFFF);
-    };
-    auto address = [&](int32_t v) { return v < 0 ? 0u : tex_address(tree_.nodes[size_t(v)].id); };
+    addrs_.host() = qs.addrs;
+    lengths_.host() = qs.lengths;
     for (size_t v = 0; v < tree_.nodes.size(); ++v) {  // buildNodeTexture
       const SuffixTree::Node& x = tree_.nodes[v];
-      Texel& nt = nodes_[texel(x.id)];
-      Texel& ct = children_[texel(x.id)];
-      write_address(nt, kParent, address(x.parent));
-      write_address(nt, kSuffix, v == 0 ? address(0) : address(x.link));
+      Texel& nt = nodes_[mummer::texel_of(x.id)];
+      Texel& ct = children_[mummer::texel_of(x.id)];
+      write_address(nt, kParent, tree_.address(x.parent));
+      write_address(nt, kSuffix, tree_.address(v == 0 ? 0 : x.link));
       for (int k = 0; k < 3; ++k) {
         nt.set(kStart + k, uint32_t(x.start) >> (8 * k));
         nt.set(kEnd + k, uint32_t(x.end) >> (8 * k));
@@ -218,7 +184,7 @@ class MummerGpu : public KernelPort {
         ct.set(kLeafChar, uint32_t(uint8_t(refstr_[size_t(x.minleaf - 1)])));
         for (int k = 0; k < 3; ++k) ct.set(k, uint32_t(x.minleaf) >> (8 * k));
       } else {
-        for (int c = 0; c < 5; ++c) write_address(ct, 3 * c, address(x.child[c]));
+        for (int c = 0; c < 5; ++c) write_address(ct, 3 * c, tree_.address(x.child[c]));
       }
     }
   }
@@ -314,11 +280,6 @@ class MummerGpu : public KernelPort {
     std::iota(sa.begin(), sa.end(), 0u);
     const std::string_view tv(t);
     std::sort(sa.begin(), sa.end(), [&](uint32_t a, uint32_t b) { return tv.substr(a) < tv.substr(b); });
-    auto common = [](std::string_view a, std::string_view b) {
-      size_t n = 0;
-      while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
-      return n;
-    };
     expected_.clear();
     slots_ = 0;
     for (uint32_t q = 0; q < num_queries_; ++q) {
@@ -334,7 +295,7 @@ class MummerGpu : public KernelPort {
         Expected x{q, p, uint32_t(hi - lo), {}};
         for (auto it = lo; it != hi; ++it)
           if (*it == 0 || p == 0 || reference_[*it - 1] != read[p - 1])
-            x.hits.emplace_back(*it + 1, uint32_t(common(read.substr(p), tv.substr(*it))));
+            x.hits.emplace_back(*it + 1, uint32_t(mummer::common_prefix(read.substr(p), tv.substr(*it))));
         slots_ += x.leaves;
         expected_.push_back(std::move(x));
       }
