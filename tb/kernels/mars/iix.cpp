@@ -27,9 +27,8 @@ namespace {
 
 using namespace mars;
 
-// ptxas -v (sm_75) of InvertedIndex's MarsLib.cu / MarsSort.cu.
-constexpr uint32_t kRegsMapCount = 30, kRegsMap = 59, kRegsReduceCount = 8, kRegsReduce = 14,
-                   kRegsBitonic = 28, kRegsSingle = 20, kRegsBoundary = 18;
+// ptxas -v (sm_75) of InvertedIndex's MarsLib.cu / MarsSort.cu (MarsRegs' order).
+constexpr MarsRegs kRegs = {30, 59, 8, 14, 28, 20, 18};
 
 constexpr int kKeySize = 16;  // II_KEY_T {char* file_buf; int url_offset; int url_hash;}
 constexpr int kValSize = 12;  // II_VAL_T {int block_offset; int block_size; int file_id;}
@@ -38,13 +37,6 @@ enum State { kStart = 0, kInTag = 1, kInATag = 2, kFoundHref = 3, kStartLink = 4
 constexpr int kPageBytes[3] = {20338, 3747, 3854};
 constexpr int kPageLinks[3] = {39, 16, 12};
 constexpr int kPageOtherHrefs[3] = {2, 1, 8};
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // A synthetic page of `bytes` bytes with `links` <a href> lines and `others` <link href> lines.
 std::string make_page(int page, int bytes, int links, int others, uint64_t& s) {
@@ -89,41 +81,18 @@ std::string make_page(int page, int bytes, int links, int others, uint64_t& s) {
   return out;
 }
 
-class InvertedIndex : public KernelPort {
+class InvertedIndex : public MarsPort {
  public:
-  InvertedIndex(uint32_t copies, uint64_t seed) : copies_(copies), seed_(seed) {
-    app_.regs_map_count = kRegsMapCount;
-    app_.regs_map = kRegsMap;
-    app_.regs_reduce_count = kRegsReduceCount;
-    app_.regs_reduce = kRegsReduce;
-    app_.regs_bitonic = kRegsBitonic;
-    app_.regs_single = kRegsSingle;
-    app_.regs_boundary = kRegsBoundary;
+  InvertedIndex(uint32_t copies, uint64_t seed) : MarsPort(kRegs), copies_(copies), seed_(seed) {
     app_.map_count = [this](MapTask& t, Warp& w, const Int& i) { scan(t, w, i, false); };
     app_.map = [this](MapTask& t, Warp& w, const Int& i) { scan(t, w, i, true); };
+    // compare(): by url_hash, then the URLs.
     app_.compare = [this](Warp& w, Buf& keys, const Int& a, const Int& b, uint32_t pc) {
-      const Int ha = keys.ld<int32_t>(w, pc, a + int64_t(12)).as<int64_t>();
-      const Int hb = keys.ld<int32_t>(w, pc + 0x4, b + int64_t(12)).as<int64_t>();
-      Int r = select<int64_t>(ha > hb, int64_t(1), int64_t(-1));
-      w.compute(5);
-      w.if_(ha == hb, [&] {
-        const Lanes<int64_t> fa = keys.ld<int64_t>(w, pc + 0x8, a);
-        w.compute(1);
-        const Int oa = keys.ld<int32_t>(w, pc + 0xc, a + int64_t(8)).as<int64_t>();
-        w.compute(1);
-        const Lanes<int64_t> fb = keys.ld<int64_t>(w, pc + 0x10, b);
-        w.compute(1);
-        const Int ob = keys.ld<int32_t>(w, pc + 0x14, b + int64_t(8)).as<int64_t>();
-        w.compute(1);
-        assign(w, r, strcmp_lanes(w, files_, at(fa, oa), files_, at(fb, ob), pc + 0x20));
-      });
-      return r;
+      return compare_hash_string(w, keys, a, b, pc, files_);
     };
-    app_.reduce_count = [](ReduceTask&, Warp&, const Int&) {};
-    app_.reduce = [](ReduceTask&, Warp&, const Int&) {};
   }
 
-  void setup(DeviceMemory& mem) override {
+  void generate() override {
     uint64_t s = seed_;
     text_.clear();
     for (int f = 0; f < 3; ++f) {
@@ -132,14 +101,6 @@ class InvertedIndex : public KernelPort {
       for (uint32_t c = 0; c < copies_; ++c) file += page;
       text_.push_back(std::move(file));
     }
-    FunctionalLauncher fl;
-    flow(fl);
-    plan_.place(mem);
-  }
-
-  void run(Launcher& host) override {
-    plan_.rewind();
-    flow(host);
   }
 
   std::string check() const override {
@@ -248,7 +209,7 @@ class InvertedIndex : public KernelPort {
     return out;
   }
 
-  void flow(Launcher& host) {
+  void flow(Launcher& host) override {
     Runtime rt(plan_, host, app_);
     Spec s;
     s.workflow = MAP_GROUP;
@@ -274,13 +235,7 @@ class InvertedIndex : public KernelPort {
       std::copy(host_data[size_t(f)].begin(), host_data[size_t(f)].end(),
                 files_.host().begin() + int64_t(data[size_t(f)].base() - lo));
     rt.map_reduce(s);
-    groups_ = s.out_diff_keys;
-    keys_ = s.out_keys;
-    vals_ = s.out_vals;
-    offsets_.resize(size_t(s.out_records));
-    std::memcpy(offsets_.data(), s.out_offsets.host().data(), sizeof(I4) * offsets_.size());
-    range_.resize(size_t(groups_));
-    std::memcpy(range_.data(), s.out_key_list_range.host().data(), sizeof(I2) * range_.size());
+    keep_output(s);
   }
 
   // A file pointer plus an offset, as a byte offset in files_.
@@ -388,12 +343,7 @@ class InvertedIndex : public KernelPort {
   uint32_t copies_;
   uint64_t seed_;
   std::vector<std::string> text_;
-  MarsApp app_;
-  MarsPlan plan_;
-  Buf files_, keys_, vals_;
-  std::vector<I4> offsets_;
-  std::vector<I2> range_;
-  int groups_ = 0;
+  Buf files_;
 };
 
 }  // namespace
@@ -412,10 +362,7 @@ void register_mars_iix(PortRegistry& r) {
       "instructions at 256 copies, 3x the budget). Default 96 copies: 2.7 MB of HTML (3.5x Fermi's 768 KB "
       "L2) in ~2,600 blocks, ~6,400 links sorted (an 8,192-record bitonic sort); 2.15 M warp memory insts";
   p.papers = "001 (IIX)";
-  p.kernels =
-      "MapperCount, prescan<*>, uniformAdd, Mapper, initialize_kernel, bitonicKernel / "
-      "bitonicSortSingleBlock_kernel, get/setZWArray_kernel, get/setXYArray_kernel, getIntYArray_kernel, "
-      "copyChunks_kernel, getChunkBoundary_kernel, writeBoundary_kernel, setBoundaryInt2_kernel";
+  p.kernels = mars::kMapGroupKernels;
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t copies = s.get_uint("copies", 96, 1, 1024);
     const uint64_t seed = s.get_uint("seed", 1, 0, ~uint64_t(0) >> 1);

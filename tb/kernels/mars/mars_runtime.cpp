@@ -208,6 +208,62 @@ int32_t hash_host(const uint8_t* s, int len) {
   return h;
 }
 
+Int compare_hash_string(Warp& w, Buf& keys, const Int& a, const Int& b, uint32_t pc, Buf& strings) {
+  const Int ha = keys.ld<int32_t>(w, pc, a + int64_t(12)).as<int64_t>();
+  const Int hb = keys.ld<int32_t>(w, pc + 0x4, b + int64_t(12)).as<int64_t>();
+  Int r = select<int64_t>(ha > hb, int64_t(1), int64_t(-1));
+  w.compute(5);
+  w.if_(ha == hb, [&] {
+    const Lanes<int64_t> fa = keys.ld<int64_t>(w, pc + 0x8, a);
+    w.compute(1);
+    const Int oa = keys.ld<int32_t>(w, pc + 0xc, a + int64_t(8)).as<int64_t>();
+    w.compute(1);
+    const Lanes<int64_t> fb = keys.ld<int64_t>(w, pc + 0x10, b);
+    w.compute(1);
+    const Int ob = keys.ld<int32_t>(w, pc + 0x14, b + int64_t(8)).as<int64_t>();
+    w.compute(1);
+    const int64_t base = int64_t(strings.base());
+    assign(w, r, strcmp_lanes(w, strings, fa - base + oa, strings, fb - base + ob, pc + 0x20));
+  });
+  return r;
+}
+
+const char kMapGroupKernels[] =
+    "MapperCount, prescan<*>, uniformAdd, Mapper, initialize_kernel, bitonicKernel / "
+    "bitonicSortSingleBlock_kernel, get/setZWArray_kernel, get/setXYArray_kernel, getIntYArray_kernel, "
+    "copyChunks_kernel, getChunkBoundary_kernel, writeBoundary_kernel, setBoundaryInt2_kernel";
+
+uint64_t splitmix(uint64_t& s) {
+  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// ---- the apps' ports ----
+
+void MarsPort::setup(DeviceMemory& mem) {
+  generate();
+  FunctionalLauncher f;
+  flow(f);  // planning run: the buffers' sizes, in allocation order
+  plan_.place(mem);
+}
+
+void MarsPort::run(Launcher& host) {
+  plan_.rewind();
+  flow(host);
+}
+
+void MarsPort::keep_output(const Spec& s) {
+  groups_ = s.out_diff_keys;
+  keys_ = s.out_keys;
+  vals_ = s.out_vals;
+  offsets_.resize(size_t(s.out_records));
+  std::memcpy(offsets_.data(), s.out_offsets.host().data(), sizeof(I4) * offsets_.size());
+  range_.resize(size_t(groups_));
+  std::memcpy(range_.data(), s.out_key_list_range.host().data(), sizeof(I2) * range_.size());
+}
+
 // ---- emits ----
 
 void MapTask::emit_count(Warp& w, int key_size, int val_size, uint32_t pc) {
@@ -220,14 +276,8 @@ void MapTask::emit_count(Warp& w, int key_size, int val_size, uint32_t pc) {
   w.compute(1);
 }
 
-void MapTask::emit(Warp& w, const Src& key, const Src& val, int key_size, int val_size, uint32_t pc) {
-  w.sync();
-  const Int at4 = index * int64_t(4), at8 = index * int64_t(8);
-  const Lanes<I2> kvo = kv_off.ld<I2>(w, pc, at8);
-  const Int pk = i32(ps_k.ld<int32_t>(w, pc + 0x10, at4));
-  w.compute(3);
-  const Int pv = i32(ps_v.ld<int32_t>(w, pc + 0x20, at4));
-  const Int kdst = pk + i2x(kvo), vdst = pv + i2y(kvo);
+void MapTask::copy_record(Warp& w, const Src& key, const Src& val, int key_size, int val_size,
+                          const Int& kdst, const Int& vdst, uint32_t pc) {
   w.compute(1);
   for (int i = 0; i < key_size; ++i) {
     const Int b = src_byte(w, key, sbuf, i, pc + 0x100 + 0x20 * uint32_t(i));
@@ -238,6 +288,17 @@ void MapTask::emit(Warp& w, const Src& key, const Src& val, int key_size, int va
     const Int b = src_byte(w, val, sbuf, i, pc + 0x600 + 0x20 * uint32_t(i));
     out_vals.st<uint8_t>(w, pc + 0x610 + 0x20 * uint32_t(i), vdst + int64_t(i), b);
   }
+}
+
+void MapTask::emit(Warp& w, const Src& key, const Src& val, int key_size, int val_size, uint32_t pc) {
+  w.sync();
+  const Int at4 = index * int64_t(4), at8 = index * int64_t(8);
+  const Lanes<I2> kvo = kv_off.ld<I2>(w, pc, at8);
+  const Int pk = i32(ps_k.ld<int32_t>(w, pc + 0x10, at4));
+  w.compute(3);
+  const Int pv = i32(ps_v.ld<int32_t>(w, pc + 0x20, at4));
+  const Int kdst = pk + i2x(kvo), vdst = pv + i2y(kvo);
+  copy_record(w, key, val, key_size, val_size, kdst, vdst, pc);
   w.compute(2);
   kv_off.st<I2>(w, pc + 0xa00, at8, make_i2(i2x(kvo) + int64_t(key_size), i2y(kvo) + int64_t(val_size)));
   const Int psc = i32(ps_c.ld<int32_t>(w, pc + 0xa10, at4));
@@ -267,16 +328,7 @@ void MapTask::emit_reduce(Warp& w, const Src& key, const Src& val, int key_size,
   w.compute(3);
   const Int pv = i32(ps_v.ld<int32_t>(w, pc + 0x20, at4));
   const Int kdst = pk + i2x(kvo), vdst = pv + i2y(kvo);
-  w.compute(1);
-  for (int i = 0; i < key_size; ++i) {
-    const Int b = src_byte(w, key, sbuf, i, pc + 0x100 + 0x20 * uint32_t(i));
-    out_keys.st<uint8_t>(w, pc + 0x110 + 0x20 * uint32_t(i), kdst + int64_t(i), b);
-  }
-  w.compute(1);
-  for (int i = 0; i < val_size; ++i) {
-    const Int b = src_byte(w, val, sbuf, i, pc + 0x600 + 0x20 * uint32_t(i));
-    out_vals.st<uint8_t>(w, pc + 0x610 + 0x20 * uint32_t(i), vdst + int64_t(i), b);
-  }
+  copy_record(w, key, val, key_size, val_size, kdst, vdst, pc);
   const Lanes<I2> kvo2 = kv_off.ld<I2>(w, pc + 0xa00, at8);
   w.compute(2);
   kv_off.st<I2>(w, pc + 0xa10, at8, make_i2(i2x(kvo2) + int64_t(key_size), i2y(kvo2) + int64_t(val_size)));
@@ -330,6 +382,84 @@ void task_loop(Warp& w, int record_num, uint32_t gap, Pre&& pre, Body&& body) {
 }
 }  // namespace
 
+// What the map and reduce sides differ in (MarsLib.cu writes the two sides out twice: MapperCount, prefix
+// sums, Mapper / ReducerCount, prefix sums, Reducer, the same steps over other arrays).
+struct Runtime::Side {
+  const char* prefix;                  // "inter" / "output": the per-task size and output arrays' names
+  const char* count_kernel;            // MapperCount / ReducerCount
+  const char* kernel;                  // Mapper / Reducer
+  uint32_t regs_count, regs;           // their registers
+  uint32_t count_gap, count_body_gap;  // the count kernel's entry gap and loop body's gap
+  uint32_t gap, body_gap;              // the same for the emitting kernel
+  AppFn MarsApp::*count_fn;            // the app's map_count / reduce_count
+  AppFn MarsApp::*fn;                  // the app's map / reduce
+  // The emitting kernel's stores of the thread's first output offsets, before its loop (all_c: records).
+  std::function<void(MapTask&, Warp&, const Int& index, int all_c)> prologue;
+  bool stop_if_empty;  // map: no record emitted, no output arrays and no Mapper
+};
+
+bool Runtime::run_side(const Side& side, MapTask& t, int n, int& all_k, int& all_v, int& all_c) {
+  const Dim3 grid = thread_conf(ceil_div(ceil_div(n, kRecPerTask), int(kBlock)));
+  const int threads = int(grid.x * grid.y * kBlock);
+  const std::string prefix = side.prefix;
+  t.size_k = alloc(prefix + "KeysSizePerTask", 4 * size_t(threads));
+  t.size_v = alloc(prefix + "ValsSizePerTask", 4 * size_t(threads));
+  t.count = alloc(prefix + "CountPerTask", 4 * size_t(threads));
+  {
+    KernelLaunch k;
+    k.name = side.count_kernel;
+    k.grid = grid;
+    k.block = {kBlock, 1, 1};
+    k.regs_per_thread = side.regs_count;
+    k.body = [this, proto = t, n, gap = side.count_gap, body_gap = side.count_body_gap,
+              fn = side.count_fn](Warp& w) {
+      MapTask t = proto;
+      task_loop(
+          w, n, gap, [](const Int&) {},
+          [&](const Int& index, const Int& i) {
+            t.index = index;
+            w.compute(body_gap);
+            (app_.*fn)(t, w, i);
+          });
+    };
+    host_.launch(std::move(k));
+  }
+  t.ps_k = alloc("psKeySizes", 4 * size_t(threads));
+  all_k = prefix_sum(t.size_k, t.ps_k, threads);
+  t.ps_v = alloc("psValSizes", 4 * size_t(threads));
+  all_v = prefix_sum(t.size_v, t.ps_v, threads);
+  t.ps_c = alloc("psCounts", 4 * size_t(threads));
+  all_c = prefix_sum(t.count, t.ps_c, threads);
+  if (side.stop_if_empty && all_c == 0) return false;
+  t.out_keys = alloc(prefix + "Keys", size_t(all_k));
+  t.out_vals = alloc(prefix + "Vals", size_t(all_v));
+  t.out_offsets = alloc(prefix + "OffsetSizes", sizeof(I4) * size_t(all_c));
+  t.kv_off = alloc("keyValOffsets", 8 * size_t(threads));
+  t.cur = alloc("curIndex", 4 * size_t(threads));
+  {
+    KernelLaunch k;
+    k.name = side.kernel;
+    k.grid = grid;
+    k.block = {kBlock, 1, 1};
+    k.regs_per_thread = side.regs;
+    k.shmem_per_cta = kBlock * 5 * 4;
+    k.body = [this, proto = t, n, all_c, gap = side.gap, body_gap = side.body_gap, fn = side.fn,
+              prologue = side.prologue](Warp& w) {
+      MapTask t = proto;
+      t.sbuf = &w.shared<uint8_t>(0, kBlock * 20);
+      task_loop(
+          w, n, gap, [&](const Int& index) { prologue(t, w, index, all_c); },
+          [&](const Int& index, const Int& i) {
+            t.index = index;
+            w.compute(body_gap);
+            (app_.*fn)(t, w, i);
+          });
+    };
+    host_.launch(std::move(k));
+  }
+  return true;
+}
+
 int Runtime::start_map(Spec& s) {
   const int n = int(s.in_offsets.size());
   if (n == 0) throw std::invalid_argument("mars: no map input");
@@ -341,81 +471,41 @@ int Runtime::start_map(Spec& s) {
   Buf in_off = alloc("inputOffsetSizes", sizeof(I4) * size_t(n));
   std::memcpy(in_off.host().data(), s.in_offsets.data(), sizeof(I4) * size_t(n));
 
-  const Dim3 grid = thread_conf(ceil_div(ceil_div(n, kRecPerTask), int(kBlock)));
-  const int threads = int(grid.x * grid.y * kBlock);
   MapTask t;
   t.keys = in_keys;
   t.vals = in_vals;
   t.offsets = in_off;
-  t.size_k = alloc("interKeysSizePerTask", 4 * size_t(threads));
-  t.size_v = alloc("interValsSizePerTask", 4 * size_t(threads));
-  t.count = alloc("interCountPerTask", 4 * size_t(threads));
-  {
-    KernelLaunch k;
-    k.name = "MapperCount";
-    k.grid = grid;
-    k.block = {kBlock, 1, 1};
-    k.regs_per_thread = app_.regs_map_count;
-    k.body = [this, proto = t, n](Warp& w) {
-      MapTask t = proto;
-      task_loop(
-          w, n, 18, [](const Int&) {},
-          [&](const Int& index, const Int& i) {
-            t.index = index;
-            w.compute(5);
-            app_.map_count(t, w, i);
-          });
-    };
-    host_.launch(std::move(k));
-  }
-  t.ps_k = alloc("psKeySizes", 4 * size_t(threads));
-  const int all_k = prefix_sum(t.size_k, t.ps_k, threads);
-  t.ps_v = alloc("psValSizes", 4 * size_t(threads));
-  const int all_v = prefix_sum(t.size_v, t.ps_v, threads);
-  t.ps_c = alloc("psCounts", 4 * size_t(threads));
-  const int all_c = prefix_sum(t.count, t.ps_c, threads);
-  if (all_c == 0) return 1;
-  t.out_keys = alloc("interKeys", size_t(all_k));
-  t.out_vals = alloc("interVals", size_t(all_v));
-  t.out_offsets = alloc("interOffsetSizes", sizeof(I4) * size_t(all_c));
-  t.kv_off = alloc("keyValOffsets", 8 * size_t(threads));
-  t.cur = alloc("curIndex", 4 * size_t(threads));
-  {
-    KernelLaunch k;
-    k.name = "Mapper";
-    k.grid = grid;
-    k.block = {kBlock, 1, 1};
-    k.regs_per_thread = app_.regs_map;
-    k.shmem_per_cta = kBlock * 5 * 4;
-    k.body = [this, proto = t, n, all_c](Warp& w) {
-      MapTask t = proto;
-      t.sbuf = &w.shared<uint8_t>(0, kBlock * 20);
-      task_loop(
-          w, n, 27,
-          [&](const Int& index) {
-            // interOffsetSizes[psCounts[index]].x/.z = the thread's prefix sums (a thread that emits nothing
-            // at the very end would write one record past the array: left out).
-            w.compute(7);
-            const Int psc = i32(t.ps_c.ld<int32_t>(w, 0x200, index * int64_t(4)));
-            w.if_(psc < int64_t(all_c), [&] {
-              w.compute(2);
-              const Lanes<I4> o = t.out_offsets.ld<I4>(w, 0x210, psc * int64_t(16));
-              w.compute(4);
-              const Int pv = i32(t.ps_v.ld<int32_t>(w, 0x220, index * int64_t(4)));
-              const Int pk = i32(t.ps_k.ld<int32_t>(w, 0x230, index * int64_t(4)));
-              t.out_offsets.st<I4>(w, 0x240, psc * int64_t(16),
-                                   make_i4(pk, field<int64_t>(o, [](const I4& a) { return a.y; }), pv,
-                                           field<int64_t>(o, [](const I4& a) { return a.w; })));
-            });
-          },
-          [&](const Int& index, const Int& i) {
-            t.index = index;
-            w.compute(13);
-            app_.map(t, w, i);
-          });
-    };
-    host_.launch(std::move(k));
-  }
+  // interOffsetSizes[psCounts[index]].x/.z = the thread's prefix sums (a thread that emits nothing at the
+  // very end would write one record past the array: left out).
+  auto prologue = [](MapTask& t, Warp& w, const Int& index, int all_c) {
+    w.compute(7);
+    const Int psc = i32(t.ps_c.ld<int32_t>(w, 0x200, index * int64_t(4)));
+    w.if_(psc < int64_t(all_c), [&] {
+      w.compute(2);
+      const Lanes<I4> o = t.out_offsets.ld<I4>(w, 0x210, psc * int64_t(16));
+      w.compute(4);
+      const Int pv = i32(t.ps_v.ld<int32_t>(w, 0x220, index * int64_t(4)));
+      const Int pk = i32(t.ps_k.ld<int32_t>(w, 0x230, index * int64_t(4)));
+      t.out_offsets.st<I4>(w, 0x240, psc * int64_t(16),
+                           make_i4(pk, field<int64_t>(o, [](const I4& a) { return a.y; }), pv,
+                                   field<int64_t>(o, [](const I4& a) { return a.w; })));
+    });
+  };
+  const Side map{"inter",
+                 "MapperCount",
+                 "Mapper",
+                 app_.regs.map_count,
+                 app_.regs.map,
+                 18,
+                 5,
+                 27,
+                 13,
+                 &MarsApp::map_count,
+                 &MarsApp::map,
+                 prologue,
+                 true};
+  int all_k = 0, all_v = 0, all_c = 0;
+  if (!run_side(map, t, n, all_k, all_v, all_c)) return 1;
   s.inter_keys = t.out_keys;
   s.inter_vals = t.out_vals;
   s.inter_offsets = t.out_offsets;
@@ -447,82 +537,43 @@ void Runtime::start_group(Spec& s) {
 // ---- reduce ----
 
 void Runtime::start_reduce(Spec& s) {
-  const int nk = s.inter_diff_keys;
-  const Dim3 grid = thread_conf(ceil_div(ceil_div(nk, kRecPerTask), int(kBlock)));
-  const int threads = int(grid.x * grid.y * kBlock);
   ReduceTask t;
   t.keys = s.inter_keys;
   t.vals = s.inter_vals;
   t.offsets = s.inter_offsets;
   t.ranges = s.inter_key_list_range;
-  t.size_k = alloc("outputKeysSizePerTask", 4 * size_t(threads));
-  t.size_v = alloc("outputValsSizePerTask", 4 * size_t(threads));
-  t.count = alloc("outputCountPerTask", 4 * size_t(threads));
-  {
-    KernelLaunch k;
-    k.name = "ReducerCount";
-    k.grid = grid;
-    k.block = {kBlock, 1, 1};
-    k.regs_per_thread = app_.regs_reduce_count;
-    k.body = [this, proto = t, nk](Warp& w) {
-      MapTask t = proto;
-      task_loop(
-          w, nk, 16, [](const Int&) {},
-          [&](const Int& index, const Int& c) {
-            t.index = index;
-            w.compute(7);
-            app_.reduce_count(t, w, c);
-          });
-    };
-    host_.launch(std::move(k));
-  }
-  t.ps_k = alloc("psKeySizes", 4 * size_t(threads));
-  const int all_k = prefix_sum(t.size_k, t.ps_k, threads);
-  t.ps_v = alloc("psValSizes", 4 * size_t(threads));
-  const int all_v = prefix_sum(t.size_v, t.ps_v, threads);
-  t.ps_c = alloc("psCounts", 4 * size_t(threads));
-  const int all_c = prefix_sum(t.count, t.ps_c, threads);
-  t.out_keys = alloc("outputKeys", size_t(all_k));
-  t.out_vals = alloc("outputVals", size_t(all_v));
-  t.out_offsets = alloc("outputOffsetSizes", sizeof(I4) * size_t(all_c));
-  t.kv_off = alloc("keyValOffsets", 8 * size_t(threads));
-  t.cur = alloc("curIndex", 4 * size_t(threads));
-  {
-    KernelLaunch k;
-    k.name = "Reducer";
-    k.grid = grid;
-    k.block = {kBlock, 1, 1};
-    k.regs_per_thread = app_.regs_reduce;
-    k.shmem_per_cta = kBlock * 5 * 4;
-    k.body = [this, proto = t, nk, all_c](Warp& w) {
-      MapTask t = proto;
-      t.sbuf = &w.shared<uint8_t>(0, kBlock * 20);
-      task_loop(
-          w, nk, 26,
-          [&](const Int& index) {
-            const Int at = index * int64_t(4);
-            w.compute(7);
-            const Int pk = i32(t.ps_k.ld<int32_t>(w, 0x380, at));
-            w.compute(2);
-            const Int psc = i32(t.ps_c.ld<int32_t>(w, 0x390, at));
-            w.compute(2);
-            w.if_(psc < int64_t(all_c), [&] {
-              t.out_offsets.st<int32_t>(w, 0x3a0, psc * int64_t(16), pk);
-              w.compute(2);
-              const Int pv = i32(t.ps_v.ld<int32_t>(w, 0x3b0, at));
-              const Int psc2 = i32(t.ps_c.ld<int32_t>(w, 0x3c0, at));
-              w.compute(2);
-              t.out_offsets.st<int32_t>(w, 0x3d0, psc2 * int64_t(16) + int64_t(8), pv);
-            });
-          },
-          [&](const Int& index, const Int& c) {
-            t.index = index;
-            w.compute(14);
-            app_.reduce(t, w, c);
-          });
-    };
-    host_.launch(std::move(k));
-  }
+  // outputOffsetSizes[psCounts[index]].x and .z = the thread's prefix sums, field by field.
+  auto prologue = [](MapTask& t, Warp& w, const Int& index, int all_c) {
+    const Int at = index * int64_t(4);
+    w.compute(7);
+    const Int pk = i32(t.ps_k.ld<int32_t>(w, 0x380, at));
+    w.compute(2);
+    const Int psc = i32(t.ps_c.ld<int32_t>(w, 0x390, at));
+    w.compute(2);
+    w.if_(psc < int64_t(all_c), [&] {
+      t.out_offsets.st<int32_t>(w, 0x3a0, psc * int64_t(16), pk);
+      w.compute(2);
+      const Int pv = i32(t.ps_v.ld<int32_t>(w, 0x3b0, at));
+      const Int psc2 = i32(t.ps_c.ld<int32_t>(w, 0x3c0, at));
+      w.compute(2);
+      t.out_offsets.st<int32_t>(w, 0x3d0, psc2 * int64_t(16) + int64_t(8), pv);
+    });
+  };
+  const Side reduce{"output",
+                    "ReducerCount",
+                    "Reducer",
+                    app_.regs.reduce_count,
+                    app_.regs.reduce,
+                    16,
+                    7,
+                    26,
+                    14,
+                    &MarsApp::reduce_count,
+                    &MarsApp::reduce,
+                    prologue,
+                    false};
+  int all_k = 0, all_v = 0, all_c = 0;
+  run_side(reduce, t, s.inter_diff_keys, all_k, all_v, all_c);
   s.out_keys = t.out_keys;
   s.out_vals = t.out_vals;
   s.out_offsets = t.out_offsets;
@@ -794,7 +845,7 @@ void Runtime::bitonic_sort(Buf& raw, Buf& in, int n, Buf& out) {
     k.name = "bitonicSortSingleBlock_kernel";
     k.grid = {1, 1, 1};
     k.block = {kSortThreads, 1, 1};
-    k.regs_per_thread = app_.regs_single;
+    k.regs_per_thread = app_.regs.single;
     k.shmem_per_cta = kSortThreads * sizeof(I4);
     k.body = [this, raw, in, out, n](Warp& w) mutable {
       std::vector<I4>& sh = w.shared<I4>(2, kSortThreads);
@@ -870,7 +921,7 @@ void Runtime::bitonic_sort(Buf& raw, Buf& in, int n, Buf& out) {
       k.name = "bitonicKernel";
       k.grid = {blocks, 1, 1};
       k.block = {kSortThreads, 1, 1};
-      k.regs_per_thread = app_.regs_bitonic;
+      k.regs_per_thread = app_.regs.bitonic;
       k.body = [this, raw, r, k2, j](Warp& w) mutable {
         const Int data_idx = w.thread_idx_x() + (int64_t(w.block_idx().y) * w.grid_dim().x * w.block_dim().x +
                                                  int64_t(w.block_idx().x) * w.block_dim().x);
@@ -944,7 +995,7 @@ void Runtime::copy_chunks(Buf& src, Buf& pa, int n, Buf& dst) {
 
 int Runtime::chunk_boundary(Buf& keys, Buf& ptr, int n, std::vector<I2>& range) {
   Buf start = alloc("d_startArray", 4 * size_t(n));
-  chunked("getChunkBoundary_kernel", n, 512, app_.regs_boundary,
+  chunked("getChunkBoundary_kernel", n, 512, app_.regs.boundary,
           [this, keys, ptr, start, n](Warp& w, const Int& pos) mutable {
             w.compute(1);
             w.if_(pos < int64_t(n), [&] {

@@ -111,19 +111,26 @@ enum Workflow { MAP_ONLY = 1, MAP_GROUP = 2, MAP_REDUCE = 3 };
 class MapTask;
 using ReduceTask = MapTask;
 
+// ptxas -v (sm_75) registers of the app's build of each kernel, in this order.
+struct MarsRegs {
+  uint32_t map_count = 0, map = 0, reduce_count = 0, reduce = 0, bitonic = 0, single = 0, boundary = 0;
+};
+
+// A map_count / map / reduce_count / reduce device function of the app.
+using AppFn = std::function<void(MapTask&, Warp&, const Int&)>;
+
 // The app's device functions. Offsets are byte offsets into the task's key / value buffers.
 struct MarsApp {
   // map_count / map: the loop body of MapperCount / Mapper for record `i` (the app loads the fields of
   // inputOffsetSizes[i] it uses, as its PTX does).
-  std::function<void(MapTask&, Warp&, const Int&i)> map_count, map;
+  AppFn map_count, map;
   // compare(keys, a, b): <0, 0, >0 as the app's compare() of the keys at byte offsets a and b; `pc` is the
   // base of the call site's PCs (the function is inlined into each caller).
   std::function<Int(Warp&, Buf& keys, const Int& a, const Int& b, uint32_t pc)> compare;
-  // reduce_count / reduce: the loop body of ReducerCount / Reducer for key group `cindex`.
-  std::function<void(ReduceTask&, Warp&, const Int&cindex)> reduce_count, reduce;
-  // ptxas -v (sm_75) registers of the app's build of each kernel.
-  uint32_t regs_map_count = 0, regs_map = 0, regs_reduce_count = 0, regs_reduce = 0, regs_bitonic = 0,
-           regs_single = 0, regs_boundary = 0;
+  // reduce_count / reduce: the loop body of ReducerCount / Reducer for key group `cindex` (none for an app
+  // whose MapReduces stop at the group).
+  AppFn reduce_count, reduce;
+  MarsRegs regs;
 };
 
 // One MapReduce's host state (Spec_t): inputs on the host, results on the device.
@@ -160,6 +167,9 @@ class MapTask {
   void emit(Warp& w, const Src& key, const Src& val, int key_size, int val_size, uint32_t pc);
   // Emit (reduce side; its PTX reloads the per-thread arrays between the offset fields' stores).
   void emit_reduce(Warp& w, const Src& key, const Src& val, int key_size, int val_size, uint32_t pc);
+  // The record's key and value bytes copied to out_keys + kdst and out_vals + vdst (both Emits copy alike).
+  void copy_record(Warp& w, const Src& key, const Src& val, int key_size, int val_size, const Int& kdst,
+                   const Int& vdst, uint32_t pc);
   // The thread's shared output buffer (GET_OUTPUT_BUF(off)): a 4-byte value per lane at byte `off`.
   template <class T>
   void shared_put(Warp& w, int off, const Lanes<T>& v) {
@@ -193,6 +203,10 @@ class Runtime {
                Buf& out_vals, Buf& ptr_out, std::vector<I2>& key_list_range);
 
  private:
+  struct Side;
+  // One side (map or reduce) from its input task `t` of n records or key groups: the count kernel, the
+  // prefix sums, the output arrays (in t) and the emitting kernel; false when the side stops after the sums.
+  bool run_side(const Side& side, MapTask& t, int n, int& all_k, int& all_v, int& all_c);
   int start_map(Spec& s);
   void start_group(Spec& s);
   void start_reduce(Spec& s);
@@ -216,6 +230,31 @@ class Runtime {
   const MarsApp& app_;
   std::vector<Buf> sums_;
   int elts_allocated_ = 0;
+};
+
+// What the four apps' ports share, main.cu's shape: the app's device functions, a planning run of the host
+// code in setup() (the buffers' sizes) and its replay in run(), and the last MapReduce's output kept for
+// check(). An app supplies its input (generate) and host code (flow).
+class MarsPort : public KernelPort {
+ public:
+  void setup(DeviceMemory& mem) override;
+  void run(Launcher& host) override;
+
+ protected:
+  explicit MarsPort(const MarsRegs& regs) { app_.regs = regs; }
+  // The input, before the planning run.
+  virtual void generate() = 0;
+  // The host code: one or more MapReduces on Runtime(plan_, host, app_).
+  virtual void flow(Launcher& host) = 0;
+  // keys_, vals_, offsets_ (out_records of them), range_ and groups_ (out_diff_keys) from s's output.
+  void keep_output(const Spec& s);
+
+  MarsApp app_;
+  MarsPlan plan_;
+  Buf keys_, vals_;
+  std::vector<I4> offsets_;
+  std::vector<I2> range_;
+  int groups_ = 0;
 };
 
 // ---- Buf templates ----
@@ -311,5 +350,15 @@ Int strcmp_lanes(Warp& w, Buf& buf_a, const Int& a, Buf& buf_b, const Int& b, ui
 // loop unrolled by 4 as nvcc compiles it (4 loads an iteration, then up to 3).
 Int hash_lanes(Warp& w, Buf& buf, const Int& str, const Int& len, uint32_t pc);
 int32_t hash_host(const uint8_t* s, int len);
+
+// compare() of the apps whose keys are {char* buf; int offset; int hash} (PageViewCount's PVC_KEY_T,
+// InvertedIndex's II_KEY_T): by hash, then strcmp of the strings at buf + offset, which point into `strings`.
+Int compare_hash_string(Warp& w, Buf& keys, const Int& a, const Int& b, uint32_t pc, Buf& strings);
+
+// The kernels a MAP_GROUP MapReduce launches (the ports' `kernels` line).
+extern const char kMapGroupKernels[];
+
+// The apps' generators' rand(), replaced by a seeded splitmix64.
+uint64_t splitmix(uint64_t& s);
 
 }  // namespace gms::kernels::mars

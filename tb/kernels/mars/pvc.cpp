@@ -21,35 +21,21 @@ namespace {
 
 using namespace mars;
 
-// ptxas -v (sm_75) of PageViewCount's MarsLib.cu / MarsSort.cu.
-constexpr uint32_t kRegsMapCount = 20, kRegsMap = 49, kRegsReduceCount = 18, kRegsReduce = 36,
-                   kRegsBitonic = 28, kRegsSingle = 20, kRegsBoundary = 18;
+// ptxas -v (sm_75) of PageViewCount's MarsLib.cu / MarsSort.cu (MarsRegs' order).
+constexpr MarsRegs kRegs = {20, 49, 18, 36, 28, 20, 18};
 
 constexpr int kKeySize = 16;  // PVC_KEY_T {char* file_buf; int entry_offset; int entry_hash;}
 constexpr int kValSize = 8;   // PVC_VAL_T {int entry_size; int phase;}
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-class PageViewCount : public KernelPort {
+class PageViewCount : public MarsPort {
  public:
   PageViewCount(uint32_t records, uint32_t urls, uint64_t seed)
-      : records_(records), urls_(urls), seed_(seed) {
-    app_.regs_map_count = kRegsMapCount;
-    app_.regs_map = kRegsMap;
-    app_.regs_reduce_count = kRegsReduceCount;
-    app_.regs_reduce = kRegsReduce;
-    app_.regs_bitonic = kRegsBitonic;
-    app_.regs_single = kRegsSingle;
-    app_.regs_boundary = kRegsBoundary;
+      : MarsPort(kRegs), records_(records), urls_(urls), seed_(seed) {
     app_.map_count = [this](MapTask& t, Warp& w, const Int& i) { map_count(t, w, i); };
     app_.map = [this](MapTask& t, Warp& w, const Int& i) { map(t, w, i); };
+    // compare(): by entry_hash, then the entries' strings.
     app_.compare = [this](Warp& w, Buf& keys, const Int& a, const Int& b, uint32_t pc) {
-      return compare(w, keys, a, b, pc);
+      return compare_hash_string(w, keys, a, b, pc, file_);
     };
     app_.reduce_count = [](ReduceTask& t, Warp& w, const Int&) {
       t.emit_count(w, kKeySize, kValSize, 0x1900);
@@ -66,7 +52,7 @@ class PageViewCount : public KernelPort {
     };
   }
 
-  void setup(DeviceMemory& mem) override {
+  void generate() override {
     // GenWebLogSrc "count": one line a record.
     uint64_t s = seed_;
     text_.clear();
@@ -79,14 +65,6 @@ class PageViewCount : public KernelPort {
                std::to_string(b) + "." + std::to_string(c) + "." + std::to_string(d) + "\t" +
                std::to_string(cookie) + "\n";
     }
-    FunctionalLauncher f;
-    flow(f);  // planning run: the buffers' sizes, in allocation order
-    plan_.place(mem);
-  }
-
-  void run(Launcher& host) override {
-    plan_.rewind();
-    flow(host);
   }
 
   std::string check() const override {
@@ -130,7 +108,7 @@ class PageViewCount : public KernelPort {
 
  private:
   // main.cu: the log uploaded, two MapReduces.
-  void flow(Launcher& host) {
+  void flow(Launcher& host) override {
     Runtime rt(plan_, host, app_);
     const int file_size = int(text_.size()) + 1;
     file_ = rt.alloc("d_filebuf", size_t(file_size));
@@ -164,13 +142,7 @@ class PageViewCount : public KernelPort {
     std::memcpy(s2.in_offsets.data(), s.out_offsets.host().data(), sizeof(I4) * size_t(s.out_records));
     s2.workflow = MAP_GROUP;
     rt.map_reduce(s2);
-    groups_ = s2.out_diff_keys;
-    keys_ = s2.out_keys;
-    vals_ = s2.out_vals;
-    offsets_.resize(size_t(s2.out_records));
-    std::memcpy(offsets_.data(), s2.out_offsets.host().data(), sizeof(I4) * offsets_.size());
-    range_.resize(size_t(groups_));
-    std::memcpy(range_.data(), s2.out_key_list_range.host().data(), sizeof(I2) * range_.size());
+    keep_output(s2);
   }
 
   // The entry's byte offset in the log: key->file_buf + key->entry_offset.
@@ -248,35 +220,11 @@ class PageViewCount : public KernelPort {
         });
   }
 
-  // compare(): by entry_hash, then the entries' strings.
-  Int compare(Warp& w, Buf& keys, const Int& a, const Int& b, uint32_t pc) {
-    const Int ha = keys.ld<int32_t>(w, pc, a + int64_t(12)).as<int64_t>();
-    const Int hb = keys.ld<int32_t>(w, pc + 0x4, b + int64_t(12)).as<int64_t>();
-    Int r = select<int64_t>(ha > hb, int64_t(1), int64_t(-1));
-    w.compute(5);
-    w.if_(ha == hb, [&] {
-      const Lanes<int64_t> fa = keys.ld<int64_t>(w, pc + 0x8, a);
-      w.compute(1);
-      const Int oa = keys.ld<int32_t>(w, pc + 0xc, a + int64_t(8)).as<int64_t>();
-      w.compute(1);
-      const Lanes<int64_t> fb = keys.ld<int64_t>(w, pc + 0x10, b);
-      w.compute(1);
-      const Int ob = keys.ld<int32_t>(w, pc + 0x14, b + int64_t(8)).as<int64_t>();
-      w.compute(1);
-      assign(w, r, strcmp_lanes(w, file_, entry_of(fa, oa), file_, entry_of(fb, ob), pc + 0x20));
-    });
-    return r;
-  }
-
   uint32_t records_, urls_;
   uint64_t seed_;
   std::string text_;
-  MarsApp app_;
-  MarsPlan plan_;
-  Buf file_, keys_, vals_;
-  std::vector<I4> offsets_;
-  std::vector<I2> range_;
-  int distinct_ = 0, groups_ = 0;
+  Buf file_;
+  int distinct_ = 0;
 };
 
 }  // namespace
@@ -295,12 +243,7 @@ void register_mars_pvc(PortRegistry& r) {
       "default 16,384 lines (~790 KB log, about Fermi's 768 KB L2 and 49x its 16 KB L1; two 16,384-record "
       "sorts of 105 bitonicKernel launches each, 2.06 M warp memory instructions)";
   p.papers = "001 (PVC)";
-  p.kernels =
-      "MapperCount, prescan<*>, uniformAdd, Mapper, initialize_kernel, bitonicKernel / "
-      "bitonicSortSingleBlock_kernel, get/setZWArray_kernel, get/setXYArray_kernel, getIntYArray_kernel, "
-      "copyChunks_kernel, getChunkBoundary_kernel, writeBoundary_kernel, setBoundaryInt2_kernel, "
-      "ReducerCount, "
-      "Reducer";
+  p.kernels = std::string(mars::kMapGroupKernels) + ", ReducerCount, Reducer";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t records = s.get_uint("records", 16384, 2, 200000);
     const uint64_t urls = s.get_uint("urls", 1024, 1, 1u << 20);

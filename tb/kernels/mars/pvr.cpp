@@ -20,28 +20,13 @@ namespace {
 
 using namespace mars;
 
-// ptxas -v (sm_75) of PageViewRank's MarsLib.cu / MarsSort.cu.
-constexpr uint32_t kRegsMapCount = 18, kRegsMap = 42, kRegsReduceCount = 8, kRegsReduce = 14,
-                   kRegsBitonic = 20, kRegsSingle = 26, kRegsBoundary = 12;
+// ptxas -v (sm_75) of PageViewRank's MarsLib.cu / MarsSort.cu (MarsRegs' order).
+constexpr MarsRegs kRegs = {18, 42, 8, 14, 20, 26, 12};
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-class PageViewRank : public KernelPort {
+class PageViewRank : public MarsPort {
  public:
   PageViewRank(uint32_t records, uint64_t ranks, uint64_t seed)
-      : records_(records), ranks_(ranks), seed_(seed) {
-    app_.regs_map_count = kRegsMapCount;
-    app_.regs_map = kRegsMap;
-    app_.regs_reduce_count = kRegsReduceCount;
-    app_.regs_reduce = kRegsReduce;
-    app_.regs_bitonic = kRegsBitonic;
-    app_.regs_single = kRegsSingle;
-    app_.regs_boundary = kRegsBoundary;
+      : MarsPort(kRegs), records_(records), ranks_(ranks), seed_(seed) {
     app_.map_count = [](MapTask& t, Warp& w, const Int&) { t.emit_count(w, 4, 4, 0x1800); };
     app_.map = [](MapTask& t, Warp& w, const Int& i) {
       const Lanes<I4> o = t.offsets.ld<I4>(w, 0x1000, i * int64_t(16));
@@ -61,25 +46,15 @@ class PageViewRank : public KernelPort {
       w.compute(5);
       return select<int64_t>(h1 > h2, int64_t(-1), select<int64_t>(h1 < h2, int64_t(1), int64_t(0)));
     };
-    app_.reduce_count = [](ReduceTask&, Warp&, const Int&) {};
-    app_.reduce = [](ReduceTask&, Warp&, const Int&) {};
   }
 
-  void setup(DeviceMemory& mem) override {
+  void generate() override {
     uint64_t s = seed_;
     text_.clear();
     for (uint32_t i = 0; i < records_; ++i) {
       const uint64_t url = splitmix(s) % 1024, rank = splitmix(s) % ranks_;
       text_ += "http://www.abcdefg.com/" + std::to_string(url) + ".html\t" + std::to_string(rank) + "\n";
     }
-    FunctionalLauncher f;
-    flow(f);
-    plan_.place(mem);
-  }
-
-  void run(Launcher& host) override {
-    plan_.rewind();
-    flow(host);
   }
 
   std::string check() const override {
@@ -119,7 +94,7 @@ class PageViewRank : public KernelPort {
   }
 
  private:
-  void flow(Launcher& host) {
+  void flow(Launcher& host) override {
     Runtime rt(plan_, host, app_);
     Spec s;
     s.workflow = MAP_GROUP;
@@ -133,24 +108,13 @@ class PageViewRank : public KernelPort {
     }
     rt.map_reduce(s);
     records_out_ = s.out_records;
-    groups_ = s.out_diff_keys;
-    keys_ = s.out_keys;
-    vals_ = s.out_vals;
-    offsets_.resize(size_t(s.out_records));
-    std::memcpy(offsets_.data(), s.out_offsets.host().data(), sizeof(I4) * offsets_.size());
-    range_.resize(size_t(groups_));
-    std::memcpy(range_.data(), s.out_key_list_range.host().data(), sizeof(I2) * range_.size());
+    keep_output(s);
   }
 
   uint32_t records_;
   uint64_t ranks_, seed_;
   std::string text_;
-  MarsApp app_;
-  MarsPlan plan_;
-  Buf keys_, vals_;
-  std::vector<I4> offsets_;
-  std::vector<I2> range_;
-  int records_out_ = 0, groups_ = 0;
+  int records_out_ = 0;
 };
 
 }  // namespace
@@ -169,10 +133,7 @@ void register_mars_pvr(PortRegistry& r) {
       "records of the bitonicKernel path); default 65,536 lines (1 MB of intermediate index + 512 KB of "
       "records, 1.3x Fermi's 768 KB L2; one 65,536-record sort of 136 bitonicKernel launches)";
   p.papers = "001 (PVR)";
-  p.kernels =
-      "MapperCount, prescan<*>, uniformAdd, Mapper, initialize_kernel, bitonicKernel / "
-      "bitonicSortSingleBlock_kernel, get/setZWArray_kernel, get/setXYArray_kernel, getIntYArray_kernel, "
-      "copyChunks_kernel, getChunkBoundary_kernel, writeBoundary_kernel, setBoundaryInt2_kernel";
+  p.kernels = mars::kMapGroupKernels;
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t records = s.get_uint("records", 65536, 2, 262144);
     const uint64_t ranks = s.get_uint("ranks", uint64_t(1) << 31, 1, uint64_t(1) << 31);

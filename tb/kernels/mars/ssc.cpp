@@ -21,17 +21,9 @@ namespace {
 
 using namespace mars;
 
-// ptxas -v (sm_75) of SimilarityScore's MarsLib.cu / MarsSort.cu.
-constexpr uint32_t kRegsMapCount = 18, kRegsMap = 66, kRegsReduceCount = 8, kRegsReduce = 14,
-                   kRegsBitonic = 22, kRegsSingle = 21, kRegsBoundary = 12;
+// ptxas -v (sm_75) of SimilarityScore's MarsLib.cu / MarsSort.cu (MarsRegs' order).
+constexpr MarsRegs kRegs = {18, 66, 8, 14, 22, 21, 12};
 constexpr float kSmall = 0.0000001f;
-
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 // The score of rows a and b, in map()'s operation order.
 float score(const float* a, const float* b, int dim) {
@@ -52,16 +44,10 @@ float score(const float* a, const float* b, int dim) {
   return up / (std::sqrt(da) * std::sqrt(db));
 }
 
-class SimilarityScore : public KernelPort {
+class SimilarityScore : public MarsPort {
  public:
-  SimilarityScore(uint32_t docs, uint32_t dims, uint64_t seed) : docs_(docs), dims_(dims), seed_(seed) {
-    app_.regs_map_count = kRegsMapCount;
-    app_.regs_map = kRegsMap;
-    app_.regs_reduce_count = kRegsReduceCount;
-    app_.regs_reduce = kRegsReduce;
-    app_.regs_bitonic = kRegsBitonic;
-    app_.regs_single = kRegsSingle;
-    app_.regs_boundary = kRegsBoundary;
+  SimilarityScore(uint32_t docs, uint32_t dims, uint64_t seed)
+      : MarsPort(kRegs), docs_(docs), dims_(dims), seed_(seed) {
     app_.map_count = [](MapTask& t, Warp& w, const Int&) { t.emit_count(w, 4, 8, 0x1800); };
     app_.map = [this](MapTask& t, Warp& w, const Int& i) { map(t, w, i); };
     app_.compare = [](Warp& w, Buf& keys, const Int& a, const Int& b, uint32_t pc) {
@@ -75,22 +61,12 @@ class SimilarityScore : public KernelPort {
       r.deps |= y.deps;
       return r;
     };
-    app_.reduce_count = [](ReduceTask&, Warp&, const Int&) {};
-    app_.reduce = [](ReduceTask&, Warp&, const Int&) {};
   }
 
-  void setup(DeviceMemory& mem) override {
+  void generate() override {
     uint64_t s = seed_;
     matrix_.resize(size_t(docs_) * dims_);
     for (float& x : matrix_) x = float(splitmix(s) % 100);
-    FunctionalLauncher f;
-    flow(f);
-    plan_.place(mem);
-  }
-
-  void run(Launcher& host) override {
-    plan_.rewind();
-    flow(host);
   }
 
   std::string check() const override {
@@ -136,7 +112,7 @@ class SimilarityScore : public KernelPort {
   }
 
  private:
-  void flow(Launcher& host) {
+  void flow(Launcher& host) override {
     Runtime rt(plan_, host, app_);
     matrix_buf_ = rt.alloc("d_matrix", sizeof(float) * matrix_.size());
     std::memcpy(matrix_buf_.host().data(), matrix_.data(), sizeof(float) * matrix_.size());
@@ -150,13 +126,7 @@ class SimilarityScore : public KernelPort {
       }
     rt.map_reduce(s);
     records_ = s.out_records;
-    groups_ = s.out_diff_keys;
-    keys_ = s.out_keys;
-    vals_ = s.out_vals;
-    offsets_.resize(size_t(s.out_records));
-    std::memcpy(offsets_.data(), s.out_offsets.host().data(), sizeof(I4) * offsets_.size());
-    range_.resize(size_t(groups_));
-    std::memcpy(range_.data(), s.out_key_list_range.host().data(), sizeof(I2) * range_.size());
+    keep_output(s);
   }
 
   void map(MapTask& t, Warp& w, const Int& i) {
@@ -241,12 +211,8 @@ class SimilarityScore : public KernelPort {
   uint32_t docs_, dims_;
   uint64_t seed_;
   std::vector<float> matrix_;
-  MarsApp app_;
-  MarsPlan plan_;
-  Buf matrix_buf_, keys_, vals_;
-  std::vector<I4> offsets_;
-  std::vector<I2> range_;
-  int records_ = 0, groups_ = 0;
+  Buf matrix_buf_;
+  int records_ = 0;
 };
 
 }  // namespace
@@ -265,10 +231,7 @@ void register_mars_ssc(PortRegistry& r) {
       "of map input, one 65,536-record sort of 136 bitonicKernel launches; 1.92 M warp memory insts), the "
       "largest whose pair count stays in the bitonicKernel path (docs <= 724)";
   p.papers = "001 (SSC)";
-  p.kernels =
-      "MapperCount, prescan<*>, uniformAdd, Mapper, initialize_kernel, bitonicKernel / "
-      "bitonicSortSingleBlock_kernel, get/setZWArray_kernel, get/setXYArray_kernel, getIntYArray_kernel, "
-      "copyChunks_kernel, getChunkBoundary_kernel, writeBoundary_kernel, setBoundaryInt2_kernel";
+  p.kernels = mars::kMapGroupKernels;
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
     const uint64_t docs = s.get_uint("docs", 362, 2, 724);
     const uint64_t dims = s.get_uint("dims", 256, 4, 4096);
