@@ -131,18 +131,24 @@ inline void expect_deterministic(const std::string& name, const std::string& siz
   EXPECT_EQ(a->check(), "") << name;
 }
 
-// The disabled default-input tests' line: the port's stream size at `size` (CTAs, warps, warp instructions,
-// loads, stores, with compute) and its check().
-inline void print_stream_size(const std::string& name, const std::string& size) {
+// The disabled default-input tests' line: the port's stream size at `size` (kernels, CTAs, warps, warp
+// instructions, loads, stores, atomics, with compute) and its check(); with per_kernel, each kernel's
+// instructions below it.
+inline void print_stream_size(const std::string& name, const std::string& size, bool per_kernel = false) {
   auto p = make_port(name, size);
   uint64_t compute = 0;
   const auto s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) { compute += i.gap; });
   std::printf(
-      "%s %-36s CTAs %5llu warps %6llu warp insts %9llu (loads %llu, stores %llu; with compute %llu) check "
-      "'%s'\n",
-      name.c_str(), size.c_str(), (unsigned long long)s.ctas, (unsigned long long)s.warps,
-      (unsigned long long)s.insts, (unsigned long long)s.loads, (unsigned long long)s.stores,
-      (unsigned long long)(s.insts + compute), p->check().c_str());
+      "%-18s %-36s kernels %3llu  CTAs %6llu  warps %7llu  warp insts %9llu (loads %llu, stores %llu, "
+      "atomics %llu; with compute %llu)  check '%s'\n",
+      name.c_str(), size.c_str(), (unsigned long long)s.kernels, (unsigned long long)s.ctas,
+      (unsigned long long)s.warps, (unsigned long long)s.insts, (unsigned long long)s.loads,
+      (unsigned long long)s.stores, (unsigned long long)s.atomics, (unsigned long long)(s.insts + compute),
+      p->check().c_str());
+  if (per_kernel)
+    for (size_t k = 0; k < s.kernel_names.size(); ++k)
+      std::printf("  %2zu %-32s %9llu\n", k, s.kernel_names[k].c_str(),
+                  (unsigned long long)s.insts_per_kernel[k]);
 }
 
 }  // namespace gms::kernels::test

@@ -141,20 +141,7 @@ TEST(Tango2, DISABLED_Tango2DefaultInputs) {
       {"tango/alexnet", "{}"},
       {"tango/resnet", "{}"},
   };
-  for (const auto& [name, size] : runs) {
-    auto p = make_port(name, size);
-    uint64_t compute = 0;
-    const auto s = pull_all(*p, [&](uint64_t, const std::string&, const WarpInst& i) { compute += i.gap; });
-    std::printf(
-        "%-18s %-12s kernels %3llu  CTAs %6llu  warps %7llu  warp insts %9llu (loads %llu, stores %llu, "
-        "atomics %llu; with compute %llu)  check '%s'\n",
-        name, size, (unsigned long long)s.kernels, (unsigned long long)s.ctas, (unsigned long long)s.warps,
-        (unsigned long long)s.insts, (unsigned long long)s.loads, (unsigned long long)s.stores,
-        (unsigned long long)s.atomics, (unsigned long long)(s.insts + compute), p->check().c_str());
-    for (size_t k = 0; k < s.kernel_names.size(); ++k)
-      std::printf("  %2zu %-32s %9llu\n", k, s.kernel_names[k].c_str(),
-                  (unsigned long long)s.insts_per_kernel[k]);
-  }
+  for (const auto& [name, size] : runs) test::print_stream_size(name, size, true);
 }
 
 }  // namespace

@@ -24,10 +24,15 @@
 #include <vector>
 
 #include "tb/kernels/port_registry.h"
+#include "tb/kernels/tango/tango_common.h"
 
 namespace gms::kernels {
 
 namespace {
+
+using tango::active_lanes;
+using tango::lanewise;
+using tango::splitmix;
 
 // nvcc 13.0 --ptx -arch=sm_75 on the source's kernels: PTX instructions between global memory instructions
 // (ld.param included), on the path the launch geometry takes.
@@ -65,13 +70,6 @@ constexpr uint32_t kRegsConv1 = 62, kRegsPool = 51, kRegsConv = 61, kRegsConvG2 
 constexpr float kAlpha = 0.0001f, kBeta = 0.75f;
 constexpr int64_t kLocal = 5;
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 // Uniform in [-a, a).
 float uniform(uint64_t& s, float a) {
   return float((double(splitmix(s) >> 11) / double(1ull << 53) * 2 - 1) * a);
@@ -91,21 +89,6 @@ float lrn_value(float x, float sum) {
   return x / std::pow(std::fma(kAlpha / float(kLocal), sum, 1.0f), kBeta);
 }
 
-Bool active_lanes(const Warp& w) {
-  Bool b;
-  for (unsigned l = 0; l < kWarpSize; ++l) b.v[l] = (w.active() >> l) & 1;
-  return b;
-}
-
-template <class F>
-Float lanewise(const Float& a, const Float& b, const Float& c, F f) {
-  Float r{Float::Uninit{}};
-  for (unsigned l = 0; l < kWarpSize; ++l) r.v[l] = f(a.v[l], b.v[l], c.v[l]);
-  r.deps = a.deps;
-  r.deps |= b.deps;
-  r.deps |= c.deps;
-  return r;
-}
 Float fma_lanes(const Float& a, const Float& b, const Float& c) {
   return lanewise(a, b, c, [](float x, float y, float z) { return std::fma(x, y, z); });
 }
@@ -347,11 +330,8 @@ class AlexNet : public KernelPort {
 
  private:
   int64_t grid(int64_t n) const { return std::min<int64_t>(n, cap_); }
-  // The ptxas count, or fewer when a CTA of `block` would not fit an SM of sm_regs registers (what a build
-  // for that SM, -maxrregcount, has to do for the launch to succeed).
   uint32_t regs(uint32_t ptxas, const Dim3& block) const {
-    const uint64_t warps = (block.count() + kWarpSize - 1) / kWarpSize;
-    return uint32_t(std::min<uint64_t>(ptxas, sm_regs_ / (warps * kWarpSize)));
+    return tango::capped_regs(ptxas, block, sm_regs_);
   }
   static Conv group2(Conv c) {
     c.group2 = true;
@@ -620,13 +600,8 @@ void register_tango_alexnet(PortRegistry& r) {
       "executeFirstLayer x 4, executelrnNormCuda_split x 4, executepoolingCuda x 3, execute3DconvolutionCuda "
       "x 4, execute3Dconvolutiongroup2Cuda x 3, executelrnNormCuda, executeFCLayer x 3";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
-    const uint64_t div = s.get_uint("div", 8, 1, 16);
-    if (div & (div - 1))
-      throw ConfigError("tango/alexnet: div (" + std::to_string(div) + ") must be 1, 2, 4, 8 or 16");
-    const uint64_t ctas = s.get_uint("ctas", 4096, 1, 4096);
-    const uint64_t sm_regs = s.get_uint("sm_regs", 32768, 32768, 1 << 20);
-    const uint64_t seed = s.get_uint("seed", 2019);
-    return std::make_unique<AlexNet>(uint32_t(div), uint32_t(ctas), uint32_t(sm_regs), seed);
+    const tango::NetSize n = tango::read_net_size(s, "tango/alexnet", 8, 16, 4096, "1, 2, 4, 8 or 16");
+    return std::make_unique<AlexNet>(n.div, n.ctas, n.sm_regs, n.seed);
   };
   r.add(std::move(p));
 }

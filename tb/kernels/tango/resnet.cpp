@@ -23,10 +23,15 @@
 #include <vector>
 
 #include "tb/kernels/port_registry.h"
+#include "tb/kernels/tango/tango_common.h"
 
 namespace gms::kernels {
 
 namespace {
+
+using tango::active_lanes;
+using tango::lanewise;
+using tango::splitmix;
 
 // nvcc 13.0 --ptx -arch=sm_75 on the source's kernels: PTX instructions between global memory instructions
 // (ld.param included), on the path the launch takes. executeFirstLayerCUDA's 7-wide window loop is unrolled
@@ -58,12 +63,6 @@ constexpr uint32_t kRegsFirst = 55, kRegsPool = 56, kRegsAvg = 43, kRegsConv = 6
                    kRegsBn = 26, kRegsBnSplit = 42, kRegsSc = 12, kRegsScSplit = 28, kRegsElt = 12,
                    kRegsEltSplit = 34, kRegsRelu = 8, kRegsReluSplit = 20, kRegsFc = 38;
 
-uint64_t splitmix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 float uniform(uint64_t& s, float lo, float hi) {
   return float(lo + (hi - lo) * (double(splitmix(s) >> 11) / double(1ull << 53)));
 }
@@ -73,21 +72,6 @@ float first_term(float r, float wr, float g, float wg, float b, float wb) {
 }
 float bn(float x, float mean, float var) {
   return float(double(x - mean) / std::sqrt(double(var) + 1e-5));
-}
-
-Bool active_lanes(const Warp& w) {
-  Bool b;
-  for (unsigned l = 0; l < kWarpSize; ++l) b.v[l] = (w.active() >> l) & 1;
-  return b;
-}
-template <class F>
-Float lanewise(const Float& a, const Float& b, const Float& c, F f) {
-  Float r{Float::Uninit{}};
-  for (unsigned l = 0; l < kWarpSize; ++l) r.v[l] = f(a.v[l], b.v[l], c.v[l]);
-  r.deps = a.deps;
-  r.deps |= b.deps;
-  r.deps |= c.deps;
-  return r;
 }
 
 using Arr = DeviceArray<float>;
@@ -150,8 +134,7 @@ class ResNet : public KernelPort {
   int64_t ch(int64_t c) const { return c / div_; }
   uint32_t grid(int64_t n) const { return uint32_t(std::min<int64_t>(n, cap_)); }
   uint32_t regs(uint32_t ptxas, const Dim3& block) const {
-    const uint64_t warps = (block.count() + kWarpSize - 1) / kWarpSize;
-    return uint32_t(std::min<uint64_t>(ptxas, sm_regs_ / (warps * kWarpSize)));
+    return tango::capped_regs(ptxas, block, sm_regs_);
   }
   void fill(const Op& op, std::vector<float>& dst) const {
     uint64_t s = seed_ ^ (0x5851f42d4c957f2dull * (op.gen + 1));
@@ -812,13 +795,8 @@ void register_tango_resnet(PortRegistry& r) {
       "executeReLULayerCUDA(_split), executepoolingCuda, execute3DconvolutionCuda(_split), "
       "executeEltWiseLayerCUDA(_split), poolingAverageCUDA, executeFCLayerCUDA (227 launches)";
   p.make = [](const ConfigNode& s) -> std::unique_ptr<KernelPort> {
-    const uint64_t div = s.get_uint("div", 16, 1, 64);
-    if (div & (div - 1))
-      throw ConfigError("tango/resnet: div (" + std::to_string(div) + ") must be a power of 2 up to 64");
-    const uint64_t ctas = s.get_uint("ctas", 2048, 1, 2048);
-    const uint64_t sm_regs = s.get_uint("sm_regs", 32768, 32768, 1 << 20);
-    const uint64_t seed = s.get_uint("seed", 2019);
-    return std::make_unique<ResNet>(uint32_t(div), uint32_t(ctas), uint32_t(sm_regs), seed);
+    const tango::NetSize n = tango::read_net_size(s, "tango/resnet", 16, 64, 2048, "a power of 2 up to 64");
+    return std::make_unique<ResNet>(n.div, n.ctas, n.sm_regs, n.seed);
   };
   r.add(std::move(p));
 }
