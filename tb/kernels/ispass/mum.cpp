@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "tb/kernels/common/mummer_input.h"
+#include "tb/kernels/common/mummer_kernel.h"
 #include "tb/kernels/common/suffix_tree.h"
 #include "tb/kernels/port_registry.h"
 
@@ -29,6 +30,7 @@ namespace gms::kernels {
 
 namespace {
 
+using mummer::assign;
 using mummer::base_index;
 using mummer::kTexColumn;
 using mummer::kTexWidth;
@@ -51,6 +53,10 @@ constexpr uint32_t kEdgeTest = 3, kToNode = 8;
 constexpr uint32_t kMustTest = 2, kMustSome = 3, kSkipEdge = 5, kSkipPart = 4, kNoSkip = 4, kToChar = 2;
 constexpr uint32_t kWalkTest = 4, kWalkEntry = 4, kRefIndex = 9, kCompare = 4, kAdvance = 2, kWalkLoop = 6;
 constexpr uint32_t kWalkExit = 3;
+constexpr mummer::SwitchCosts kSwitchCosts = {kSwitch, kSwitchLow, kCaseA, kSwitchC, kCaseC, kSwitchHigh,
+                                              kCaseG,  kSwitchT,   kCaseT, false,    0};
+constexpr mummer::EdgeMatch kEdgeMatch = {kWalkTest, kWalkEntry, kRefIndex, kCompare,
+                                          kAdvance,  kWalkLoop,  kWalkExit, 0xa0};
 constexpr uint32_t kRecordTest = 3, kSetResult = 8, kSecondStore = 0, kAfterRecord = 6;
 constexpr uint32_t kNoEdgeTest = 2, kNoEdgeSecond = 1, kAfterNoEdge = 3, kToSuffix = 2;
 // ptxas -v, sm_75 (no shared memory).
@@ -59,16 +65,6 @@ constexpr uint32_t kRegs = 28;
 constexpr int64_t kRefPitch = 65536;  // reference texture width
 constexpr int64_t kRefBlock = 4;      // reference positions per column block
 constexpr uint32_t kBlock = 256;      // BLOCKSIZE
-
-// dst = src in the active lanes; dst keeps src's dependences (its latest assignment).
-template <class T>
-void assign(const Warp& w, Lanes<T>& dst, const Lanes<T>& src) {
-  for (uint32_t b = w.active(); b; b &= b - 1) {
-    const unsigned l = unsigned(__builtin_ctz(b));
-    dst.v[l] = src.v[l];
-  }
-  dst.deps = src.deps;
-}
 
 Int field(const Lanes<Texel>& t, int k) {
   Int r;
@@ -264,23 +260,7 @@ class Mummer : public KernelPort {
                first_edge = false;
                const Lanes<Texel> children = w.load(0x40, children_, texel_index(cur));
                assign(w, prev, cur);
-               w.compute(kSwitch);  // switch (c), its cases as the warp's lanes take them
-               w.if_(c <= int64_t('F'), [&] {
-                 w.compute(kSwitchLow);
-                 w.if_(c == int64_t('A'), [&] { w.compute(kCaseA); });
-                 w.if_(c != int64_t('A'), [&] {
-                   w.compute(kSwitchC);
-                   w.if_(c == int64_t('C'), [&] { w.compute(kCaseC); });
-                 });
-               });
-               w.if_(c > int64_t('F'), [&] {
-                 w.compute(kSwitchHigh);
-                 w.if_(c == int64_t('G'), [&] { w.compute(kCaseG); });
-                 w.if_(c != int64_t('G'), [&] {
-                   w.compute(kSwitchT);
-                   w.if_(c == int64_t('T'), [&] { w.compute(kCaseT); });
-                 });
-               });
+               mummer::switch_base(w, c, kSwitchCosts);
                Int next;
                for (unsigned l = 0; l < kWarpSize; ++l) {
                  const int b = base_index(char(c.v[l]));
@@ -324,23 +304,10 @@ class Mummer : public KernelPort {
                    });
                w.compute(kToChar);
                assign(w, c, w.load(0x80, queries_, qbase + qml).as<int64_t>());
-               w.compute(kWalkTest);
-               bool first_char = true;
-               w.while_([&] { return refpos <= end && c != 0; },
-                        [&] {
-                          w.compute(first_char ? kWalkEntry + kRefIndex : kRefIndex);
-                          first_char = false;
-                          const Int r = w.load(0x90, ref_, ref_index(refpos)).as<int64_t>();
-                          w.compute(kCompare);
-                          assign(w, mismatch, r != c);
-                          w.break_if(mismatch);
-                          w.compute(kAdvance);
-                          assign(w, qml, qml + 1);
-                          assign(w, refpos, refpos + 1);
-                          assign(w, c, w.load(0xa0, queries_, qbase + qml).as<int64_t>());
-                          w.compute(kWalkLoop);
-                        });
-               w.if_(!mismatch, [&] { w.compute(kWalkExit); });
+               mummer::match_edge(
+                   w, kEdgeMatch,
+                   [&](const Int& pos) { return w.load(0x90, ref_, ref_index(pos)).as<int64_t>(); }, queries_,
+                   qbase, end, qml, refpos, c, mismatch);
                w.break_if(mismatch);
              });
   }

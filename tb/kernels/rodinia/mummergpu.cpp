@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "tb/kernels/common/mummer_input.h"
+#include "tb/kernels/common/mummer_kernel.h"
 #include "tb/kernels/common/suffix_tree.h"
 #include "tb/kernels/port_registry.h"
 
@@ -30,6 +31,7 @@ namespace gms::kernels {
 
 namespace {
 
+using mummer::assign;
 using mummer::base_index;
 using mummer::kMaxQueryLen;
 using mummer::kTexColumn;
@@ -51,6 +53,10 @@ constexpr uint32_t kToAddress = 14, kToNode = 4, kAfterNode = 15, kMustSome = 9,
 constexpr uint32_t kWalkTest = 4, kWalkEntry = 6, kCompare = 2, kAdvance = 3, kWalkLoop = 5, kWalkExit = 3;
 constexpr uint32_t kNoEdgeTest = 2, kNoEdgeStore = 1, kAfterNoEdge = 3, kRecordTest = 3, kAfterRecord = 7;
 constexpr uint32_t kToSuffix = 2;
+constexpr mummer::SwitchCosts kSwitchCosts = {kSwitch, kSwitchLow, kCaseA, kSwitchC, kCaseC, kSwitchHigh,
+                                              kCaseG,  kSwitchT,   kCaseT, true,     kNoCase};
+constexpr mummer::EdgeMatch kEdgeMatch = {kWalkTest, kWalkEntry, 0,         kCompare,
+                                          kAdvance,  kWalkLoop,  kWalkExit, 0x80};
 // printKernel:
 constexpr uint32_t kPEntry = 19, kToQueryId = 5, kToAddr = 2, kToFlank = 2, kToMatchNode = 7;
 constexpr uint32_t kClimbTest = 5, kClimb = 15, kClimbLoop = 3, kToPrintParent = 6, kToOffset = 2;
@@ -107,15 +113,6 @@ void write_address(Texel& t, int off, uint32_t addr) {  // writeAddress
 uint32_t address_id(uint32_t addr) {  // addr2id
   const uint32_t x = addr & 0xFFFF, y = addr >> 16;
   return (x << 5) + (y & 0x1F) + ((y >> 5) << 17);
-}
-
-template <class T>
-void assign(const Warp& w, Lanes<T>& dst, const Lanes<T>& src) {
-  for (uint32_t b = w.active(); b; b &= b - 1) {
-    const unsigned l = unsigned(__builtin_ctz(b));
-    dst.v[l] = src.v[l];
-  }
-  dst.deps = src.deps;
 }
 
 class MummerGpu : public KernelPort {
@@ -401,24 +398,7 @@ class MummerGpu : public KernelPort {
                first_edge = false;
                const Lanes<Texel> children = w.load(0x40, children_, texel_index(cur));
                assign(w, prev, cur);
-               w.compute(kSwitch);  // switch (c), its cases as the warp's lanes take them
-               w.if_(c <= int64_t('F'), [&] {
-                 w.compute(kSwitchLow);
-                 w.if_(c == int64_t('A'), [&] { w.compute(kCaseA); });
-                 w.if_(c != int64_t('A'), [&] {
-                   w.compute(kSwitchC);
-                   w.if_(c == int64_t('C'), [&] { w.compute(kCaseC); });
-                   w.if_(c != int64_t('C'), [&] { w.compute(kNoCase); });
-                 });
-               });
-               w.if_(c > int64_t('F'), [&] {
-                 w.compute(kSwitchHigh);
-                 w.if_(c == int64_t('G'), [&] { w.compute(kCaseG); });
-                 w.if_(c != int64_t('G'), [&] {
-                   w.compute(kSwitchT);
-                   w.if_(c == int64_t('T'), [&] { w.compute(kCaseT); });
-                 });
-               });
+               mummer::switch_base(w, c, kSwitchCosts);
                Int next;
                for (unsigned l = 0; l < kWarpSize; ++l) {
                  const int b = base_index(char(c.v[l]));
@@ -454,23 +434,9 @@ class MummerGpu : public KernelPort {
                    });
                w.compute(kToChar);
                assign(w, c, w.load(0x60, queries_, qbase + qml).as<int64_t>());
-               w.compute(kWalkTest);
-               bool first_char = true;
-               w.while_([&] { return refpos <= end && c != 0; },
-                        [&] {
-                          w.compute(first_char ? kWalkEntry : 0);
-                          first_char = false;
-                          const Int r = w.load(0x70, ref_, refpos).as<int64_t>();
-                          w.compute(kCompare);
-                          assign(w, mismatch, r != c);
-                          w.break_if(mismatch);
-                          w.compute(kAdvance);
-                          assign(w, qml, qml + 1);
-                          assign(w, refpos, refpos + 1);
-                          assign(w, c, w.load(0x80, queries_, qbase + qml).as<int64_t>());
-                          w.compute(kWalkLoop);
-                        });
-               w.if_(!mismatch, [&] { w.compute(kWalkExit); });
+               mummer::match_edge(
+                   w, kEdgeMatch, [&](const Int& pos) { return w.load(0x70, ref_, pos).as<int64_t>(); },
+                   queries_, qbase, end, qml, refpos, c, mismatch);
                w.break_if(mismatch);
              });
   }
