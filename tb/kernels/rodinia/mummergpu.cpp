@@ -375,7 +375,10 @@ class MummerGpu : public KernelPort {
                      w.compute(kRecordTest);
                      const Int edge = refpos - start;
                      w.if_(qml > mml, [&] {
-                       w.store(0xa0, coords_, result + qrystart, (cur & 0xFFFFFFFF) | (edge << 32));
+                       // The two ints' bits, edge in the high word (a lane's edge may be negative: no
+                       // signed shift of it).
+                       w.store(0xa0, coords_, result + qrystart,
+                               (cur & 0xFFFFFFFF) | ((edge & 0xFFFFFFFF) << 32));
                      });
                      assign(w, mustmatch, edge);
                      assign(w, qml, qml - (mustmatch + 1));
