@@ -42,6 +42,27 @@ inline void mix(uint64_t& h, const WarpInst& i) {
     if (i.active_mask >> l & 1) mix(h, i.addr[l]);
 }
 
+// Every CTA of a kernel taken at once, then one instruction per unfinished warp in turn (as SMs pull them).
+inline uint64_t pull_round_robin(Workload& wl) {
+  uint64_t insts = 0;
+  for (std::unique_ptr<KernelSource> k; (k = wl.next_kernel());) {
+    std::vector<std::unique_ptr<CtaWork>> ctas;
+    for (std::unique_ptr<CtaWork> c; (c = k->next_cta());) ctas.push_back(std::move(c));
+    std::vector<WarpStream*> left;
+    for (auto& c : ctas)
+      for (auto& w : c->warps) left.push_back(w.get());
+    while (!left.empty()) {
+      std::vector<WarpStream*> still;
+      for (WarpStream* w : left) {
+        WarpInst i;
+        if (w->next(i)) ++insts, still.push_back(w);
+      }
+      left.swap(still);
+    }
+  }
+  return insts;
+}
+
 struct StreamSummary {
   uint64_t kernels = 0, ctas = 0, warps = 0, insts = 0, loads = 0, stores = 0, barriers = 0, atomics = 0;
   uint64_t hash = 1469598103934665603ull;  // FNV-1a over kind, pc, mask and active lanes' addresses

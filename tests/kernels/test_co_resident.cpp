@@ -86,27 +86,6 @@ std::unique_ptr<PortWorkload> chain(uint32_t ctas, uint32_t threads, bool barrie
                                         std::make_unique<ChainPort>(ctas, threads, barrier, deadlock));
 }
 
-// Every CTA taken at once, then one instruction per unfinished warp in turn (as SMs pull them).
-uint64_t pull_round_robin(Workload& wl) {
-  uint64_t insts = 0;
-  for (std::unique_ptr<KernelSource> k; (k = wl.next_kernel());) {
-    std::vector<std::unique_ptr<CtaWork>> ctas;
-    for (std::unique_ptr<CtaWork> c; (c = k->next_cta());) ctas.push_back(std::move(c));
-    std::vector<WarpStream*> left;
-    for (auto& c : ctas)
-      for (auto& w : c->warps) left.push_back(w.get());
-    while (!left.empty()) {
-      std::vector<WarpStream*> still;
-      for (WarpStream* w : left) {
-        WarpInst i;
-        if (w->next(i)) ++insts, still.push_back(w);
-      }
-      left.swap(still);
-    }
-  }
-  return insts;
-}
-
 TEST(CoResident, TheFlagIsFalseByDefault) {
   EXPECT_FALSE(KernelLaunch{}.co_resident);
 }
@@ -144,7 +123,7 @@ TEST(CoResident, PulledCtaByCtaWarpByWarpItEnds) {
 TEST(CoResident, PulledRoundRobinItEnds) {
   for (bool barrier : {false, true}) {
     auto p = chain(6, 96, barrier);
-    EXPECT_GT(pull_round_robin(*p), 6u);
+    EXPECT_GT(test::pull_round_robin(*p), 6u);
     EXPECT_EQ(p->check(), "") << barrier;
   }
 }

@@ -39,30 +39,9 @@ TEST(LonestarBh, TheCheckSeesBodiesThatDidNotMove) {
   EXPECT_NE(p->check(), "");  // nothing ran: the reference's bodies moved, the port's did not
 }
 
-// Every CTA of a kernel taken at once, then one instruction per unfinished warp in turn (as SMs pull them).
-uint64_t pull_round_robin(Workload& wl) {
-  uint64_t insts = 0;
-  for (std::unique_ptr<KernelSource> k; (k = wl.next_kernel());) {
-    std::vector<std::unique_ptr<CtaWork>> ctas;
-    for (std::unique_ptr<CtaWork> c; (c = k->next_cta());) ctas.push_back(std::move(c));
-    std::vector<WarpStream*> left;
-    for (auto& c : ctas)
-      for (auto& w : c->warps) left.push_back(w.get());
-    while (!left.empty()) {
-      std::vector<WarpStream*> still;
-      for (WarpStream* w : left) {
-        WarpInst i;
-        if (w->next(i)) ++insts, still.push_back(w);
-      }
-      left.swap(still);
-    }
-  }
-  return insts;
-}
-
 TEST(LonestarBh, PulledRoundRobinItComputesTheSameResult) {
   auto p = make_port("lonestar/bh", "{bodies: 1500, timesteps: 2, sms: 2}");
-  EXPECT_GT(pull_round_robin(*p), 10000u);
+  EXPECT_GT(test::pull_round_robin(*p), 10000u);
   EXPECT_EQ(p->check(), "");
 }
 
